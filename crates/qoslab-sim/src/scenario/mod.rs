@@ -1,0 +1,2 @@
+//! Scenario files: TOML → validated [`spec::Scenario`].
+pub mod spec;

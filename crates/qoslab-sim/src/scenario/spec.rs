@@ -1,0 +1,210 @@
+//! The validated, resolved form of a scenario: what the engine builds a network from.
+//!
+//! `parse.rs` turns a TOML file into a [`Scenario`]; every name is resolved to an index,
+//! every quantity converted to integer units and every rule checked there, so building the
+//! network from a `Scenario` cannot fail. A `Scenario` is plain data (serialisable), so a
+//! run is a pure function of (scenario, seed).
+
+use qoslab_algo::{Duration, Rate};
+use serde::Serialize;
+
+/// A whole experiment.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scenario {
+    pub name: String,
+    /// Master seed (overridable on the command line).
+    pub seed: u64,
+    /// Simulated time to run.
+    pub duration: Duration,
+    /// Statistics (goodput, queue-length distribution) exclude [0, warmup).
+    pub warmup: Duration,
+    pub nodes: Vec<NodeSpec>,
+    /// Unidirectional links; a duplex link in the file becomes two entries here.
+    pub links: Vec<LinkSpec>,
+    pub flows: Vec<FlowSpec>,
+    pub output: OutputSpec,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeKind {
+    Host,
+    Router,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NodeSpec {
+    pub name: String,
+    pub kind: NodeKind,
+}
+
+/// One direction of a point-to-point link with its egress queue.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LinkSpec {
+    /// "A->B"
+    pub name: String,
+    pub from: usize,
+    pub to: usize,
+    pub rate: Rate,
+    pub delay: Duration,
+    pub queue: QueueSpec,
+    pub loss: Option<LossSpec>,
+}
+
+/// Configured random loss on a link (RFC 4828 App. B.1/B.2).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum LossSpec {
+    /// Each packet lost with probability `p`.
+    Packet { p: f64 },
+    /// Each byte lost with probability `b`: a packet of N bytes with 1-(1-b)^N.
+    Byte { b: f64 },
+}
+
+/// Limit of a queue, in packets or bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "unit", content = "value", rename_all = "lowercase")]
+pub enum Limit {
+    Packets(u32),
+    Bytes(u64),
+}
+
+/// Units in which RED measures the queue (independent of packet/byte drop mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QueueUnit {
+    Packets,
+    Bytes,
+}
+
+/// RED parameters as written in a scenario (thresholds in the queue's unit: packets,
+/// or bytes when `queue_in_bytes`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RedSpec {
+    pub min_th: f64,
+    pub max_th: f64,
+    pub max_p: f64,
+    pub w_q: f64,
+    pub gentle: bool,
+    /// Byte mode: drop probability scaled by size / mean_pkt_size.
+    pub byte_mode: bool,
+    pub queue_unit: QueueUnit,
+    /// Mean packet size in bytes (for byte mode and for the idle-time decay).
+    pub mean_pkt_size: u32,
+    pub ecn: bool,
+    /// Adaptive RED (Floyd, Gummadi, Shenker 2001): max_p adapted every 0.5 s.
+    pub adaptive: bool,
+}
+
+/// Per-precedence RED parameters of RIO.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RioPrecedenceSpec {
+    pub min_th: f64,
+    pub max_th: f64,
+    pub max_p: f64,
+    pub w_q: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RioCoupling {
+    /// Each colour's average counts its own and the more-preferred colours (Clark & Fang).
+    Coupled,
+    /// Each colour's average counts only its own packets.
+    Decoupled,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum QueueSpec {
+    DropTail { limit: Limit },
+    Red { limit: Limit, red: RedSpec },
+    /// RIO (two precedences, In = green, Out = yellow) or three-colour RIO
+    /// (green, yellow, red), per `precedences.len()` (2 or 3).
+    Rio {
+        limit: Limit,
+        precedences: Vec<RioPrecedenceSpec>,
+        coupling: RioCoupling,
+        gentle: bool,
+        queue_unit: QueueUnit,
+        mean_pkt_size: u32,
+    },
+}
+
+impl QueueSpec {
+    pub fn limit(&self) -> Limit {
+        match self {
+            QueueSpec::DropTail { limit }
+            | QueueSpec::Red { limit, .. }
+            | QueueSpec::Rio { limit, .. } => *limit,
+        }
+    }
+}
+
+/// A traffic source from `src` to `dst`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlowSpec {
+    pub name: String,
+    pub src: usize,
+    pub dst: usize,
+    /// Start time; `start_jitter` adds U[0, jitter) drawn from the flow's own stream.
+    pub start: Duration,
+    pub start_jitter: Duration,
+    /// Stop time (None: until the end of the run).
+    pub stop: Option<Duration>,
+    pub kind: FlowKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum FlowKind {
+    /// Constant bit rate: packets of `size` bytes (on the wire) every size*8/rate.
+    Cbr { rate: Rate, size: u32 },
+    /// Poisson arrivals of `size`-byte packets with mean rate `rate`.
+    Poisson { rate: Rate, size: u32 },
+    /// A TCP connection (see `transport::tcp`).
+    Tcp(TcpSpec),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TcpVariant {
+    Reno,
+    NewReno,
+    Sack,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TcpSpec {
+    pub variant: TcpVariant,
+    /// Segment payload size in bytes.
+    pub mss: u32,
+    /// TCP/IP header bytes added to each segment on the wire.
+    pub header: u32,
+    /// Size of a pure ACK on the wire.
+    pub ack_size: u32,
+    /// Receiver window in bytes.
+    pub rwnd: u64,
+    /// Initial window in segments.
+    pub init_cwnd: u32,
+    pub limited_transmit: bool,
+    pub min_rto: Duration,
+    pub max_rto: Duration,
+    pub initial_rto: Duration,
+    /// Timer granularity (RTO rounded up to a multiple of it); zero = exact.
+    pub clock_granularity: Duration,
+    /// Delayed-ACK timeout; None = an ACK for every segment.
+    pub delayed_ack: Option<Duration>,
+    /// Bytes to transfer; None = bulk (infinite backlog).
+    pub bytes: Option<u64>,
+}
+
+/// What to record and write.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OutputSpec {
+    /// Interval of the queue-length and throughput time series; None = no time series.
+    pub sample_interval: Option<Duration>,
+    /// Links (indices into `links`) whose queue statistics are reported; empty = all
+    /// links that saw a queue (`queue_len > 0` at some arrival) or a drop.
+    pub monitor: Vec<usize>,
+}

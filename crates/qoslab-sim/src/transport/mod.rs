@@ -1,0 +1,2 @@
+//! Transports: TCP (sans-IO state machines in `tcp`).
+pub mod tcp;

@@ -1,0 +1,1 @@
+//! TCP (filled in by the TCP work)
