@@ -1,11 +1,31 @@
 //! # qoslab-sim — a deterministic discrete-event packet simulator
 //!
+//! A run is a pure function of (scenario, seed): `Simulator::new(scenario, seed)?.run()`
+//! returns a serialisable [`result::RunResult`]. Integer-nanosecond time, events ordered by
+//! (time, insertion sequence), packets in a recycled arena, flat tables indexed by ids.
+//!
 //! ## Layer map
 //! | module | what it models |
 //! |---|---|
 //! | [`scenario`] | TOML scenario files → validated, resolved `Scenario` |
-//!
-//! (filled in as the engine lands)
+//! | [`event`] | the event queue (binary heap keyed by (time, seq)) |
+//! | [`arena`] | packets in a free-list arena |
+//! | [`net`] | links with egress queues and disciplines; static routing |
+//! | [`traffic`] | open-loop sources (CBR, Poisson) |
+//! | [`transport`] | TCP (sans-IO state machines) and wire headers |
+//! | [`sim`] | the engine: event dispatch, forwarding, delivery, conservation check |
+//! | [`stats`], [`result`], [`output`] | counters, queue-length distributions, results and files |
 
+pub mod arena;
+pub mod event;
+pub mod net;
+pub mod output;
+pub mod result;
 pub mod scenario;
+pub mod sim;
+pub mod stats;
+pub mod traffic;
 pub mod transport;
+
+pub use result::RunResult;
+pub use sim::Simulator;

@@ -1,2 +1,9 @@
-//! Transports: TCP (sans-IO state machines in `tcp`).
+//! Transports and the headers they put on packets.
 pub mod tcp;
+
+/// The transport header carried by a packet (no payload bytes are simulated).
+#[derive(Clone, Copy, Debug)]
+pub enum WireHeader {
+    /// A UDP datagram with the source's sequence number.
+    Udp { seq: u64 },
+}

@@ -1,0 +1,87 @@
+//! Packets in an arena: a flat `Vec` of slots recycled through a free list, so the
+//! per-packet path allocates nothing once the arena has reached its high-water mark.
+
+use qoslab_algo::{Color, Time};
+
+use crate::transport::WireHeader;
+
+/// A packet id: index of its slot in the arena.
+pub type PktId = u32;
+
+/// A packet in flight.
+#[derive(Clone, Copy, Debug)]
+pub struct Packet {
+    /// Flow the packet belongs to (ACKs belong to the flow of the data they acknowledge).
+    pub flow: u32,
+    /// Size on the wire in bytes (headers included).
+    pub size: u32,
+    pub color: Color,
+    pub src_node: u32,
+    pub dst_node: u32,
+    /// The agent at `dst_node` the packet is for.
+    pub dst_agent: u32,
+    /// When the source put it on the wire.
+    pub sent_at: Time,
+    /// Transport header.
+    pub hdr: WireHeader,
+}
+
+#[derive(Default)]
+pub struct Arena {
+    slots: Vec<Packet>,
+    live: Vec<bool>,
+    free: Vec<PktId>,
+    in_use: u32,
+}
+
+impl Arena {
+    pub fn with_capacity(n: usize) -> Self {
+        Arena {
+            slots: Vec::with_capacity(n),
+            live: Vec::with_capacity(n),
+            free: Vec::with_capacity(n),
+            in_use: 0,
+        }
+    }
+
+    #[inline]
+    pub fn alloc(&mut self, p: Packet) -> PktId {
+        self.in_use += 1;
+        if let Some(id) = self.free.pop() {
+            self.slots[id as usize] = p;
+            self.live[id as usize] = true;
+            id
+        } else {
+            self.slots.push(p);
+            self.live.push(true);
+            (self.slots.len() - 1) as PktId
+        }
+    }
+
+    #[inline]
+    pub fn free(&mut self, id: PktId) {
+        debug_assert!(self.live[id as usize], "double free of packet {id}");
+        self.live[id as usize] = false;
+        self.in_use -= 1;
+        self.free.push(id);
+    }
+
+    #[inline]
+    pub fn get(&self, id: PktId) -> &Packet {
+        &self.slots[id as usize]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: PktId) -> &mut Packet {
+        &mut self.slots[id as usize]
+    }
+
+    pub fn in_use(&self) -> u32 {
+        self.in_use
+    }
+
+    /// Live packets (for the end-of-run conservation check).
+    pub fn live_packets(&self) -> impl Iterator<Item = &Packet> {
+        self.slots.iter().zip(&self.live).filter(|(_, &l)| l).map(|(p, _)| p)
+    }
+}

@@ -1,0 +1,3 @@
+//! The network: nodes, unidirectional links with egress queues, static routes.
+pub mod link;
+pub mod routing;

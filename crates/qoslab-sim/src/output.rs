@@ -1,0 +1,123 @@
+//! Files a run writes: `summary.json`, `flows.csv`, `queues.csv`, `queue_series.csv`,
+//! `flow_series.csv`. Numbers are printed with fixed formats so the files are byte-identical
+//! for the same (scenario, seed).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::result::RunResult;
+use crate::sim::Simulator;
+
+pub fn summary_json(r: &RunResult) -> String {
+    let mut s = serde_json::to_string_pretty(r).expect("results serialise");
+    s.push('\n');
+    s
+}
+
+pub fn flows_csv(r: &RunResult) -> String {
+    let mut s = String::from(
+        "flow,kind,src,dst,goodput_bps,send_rate_bps,drop_rate,data_pkts,data_dropped,retx_pkts,green_bytes,yellow_bytes,red_bytes\n",
+    );
+    for f in &r.flows {
+        let m = &f.measured;
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{:.3},{:.3},{:.6},{},{},{},{},{},{}",
+            f.name,
+            f.kind,
+            f.src,
+            f.dst,
+            f.goodput_bps,
+            f.send_rate_bps,
+            f.drop_rate,
+            m.data_pkts,
+            m.data_dropped,
+            m.retx_pkts,
+            m.bytes_by_color[0],
+            m.bytes_by_color[1],
+            m.bytes_by_color[2]
+        );
+    }
+    s
+}
+
+pub fn queues_csv(r: &RunResult) -> String {
+    let mut s = String::from(
+        "link,utilisation,throughput_bps,arrivals,departures,drops_overflow,drops_early,drops_forced,drops_loss,marks,ql_mean,ql_std,ql_p_empty,ql_p90,ql_p99,ql_max,ql_time_mean\n",
+    );
+    for q in &r.queues {
+        let m = &q.measured;
+        let d = |i: usize| m.drops[i].iter().sum::<u64>();
+        let _ = writeln!(
+            s,
+            "{},{:.6},{:.3},{},{},{},{},{},{},{},{:.4},{:.4},{:.6},{},{},{},{:.4}",
+            q.link,
+            q.utilisation,
+            q.throughput_bps,
+            m.arrivals,
+            m.departures,
+            d(0),
+            d(1),
+            d(2),
+            d(4),
+            m.marks.iter().sum::<u64>(),
+            q.length.mean,
+            q.length.std,
+            q.length.p_empty,
+            q.length.p90,
+            q.length.p99,
+            q.length.max,
+            q.length.time_mean
+        );
+    }
+    s
+}
+
+pub fn queue_series_csv(sim_samples: &[crate::sim::QueueSample], links: &[String]) -> String {
+    let mut s = String::from("time_s,link,pkts,bytes,avg\n");
+    for q in sim_samples {
+        let _ = writeln!(s, "{:.6},{},{},{},{:.4}", q.t_ns as f64 * 1e-9, links[q.link as usize], q.pkts, q.bytes, q.avg);
+    }
+    s
+}
+
+/// Everything a run produces, ready to write.
+pub struct RunFiles {
+    pub files: Vec<(String, String)>,
+}
+
+/// Runs a simulator to the end and renders its files.
+pub fn run_and_render(sim: Simulator) -> Result<(RunResult, RunFiles), String> {
+    let links: Vec<String> = sim.links.iter().map(|l| l.name.clone()).collect();
+    let flows: Vec<String> = sim.flows.iter().map(|f| f.name.clone()).collect();
+    let mut sim = sim;
+    let end = sim.end();
+    sim.run_until(end);
+    let samples = std::mem::take(&mut sim.samples);
+    let flow_samples = std::mem::take(&mut sim.flow_samples);
+    let r = sim.finish()?;
+    let mut files = vec![
+        ("summary.json".to_string(), summary_json(&r)),
+        ("flows.csv".to_string(), flows_csv(&r)),
+        ("queues.csv".to_string(), queues_csv(&r)),
+    ];
+    if !samples.is_empty() {
+        files.push(("queue_series.csv".to_string(), queue_series_csv(&samples, &links)));
+    }
+    if !flow_samples.is_empty() {
+        let mut s = String::from("time_s,flow,goodput_bytes\n");
+        for (t, f, b) in &flow_samples {
+            let _ = writeln!(s, "{:.6},{},{}", *t as f64 * 1e-9, flows[*f as usize], b);
+        }
+        files.push(("flow_series.csv".to_string(), s));
+    }
+    Ok((r, RunFiles { files }))
+}
+
+pub fn write_files(dir: &Path, files: &RunFiles) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for (name, body) in &files.files {
+        std::fs::write(dir.join(name), body)?;
+    }
+    Ok(())
+}

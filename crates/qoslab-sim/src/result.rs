@@ -1,0 +1,114 @@
+//! The results of a run: what `summary.json` holds. Deterministic: no wall-clock figures.
+
+use qoslab_algo::Time;
+use serde::Serialize;
+
+use crate::sim::Simulator;
+use crate::stats::{jain_index, FlowCounters, QueueCounters, QueueLengthSummary};
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RunResult {
+    pub scenario: String,
+    pub seed: u64,
+    pub duration_s: f64,
+    pub warmup_s: f64,
+    /// Length of the measurement window [warmup, end) in seconds.
+    pub measured_s: f64,
+    pub events: u64,
+    pub flows: Vec<FlowResult>,
+    pub queues: Vec<QueueResult>,
+    pub aggregate: Aggregate,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowResult {
+    pub name: String,
+    pub kind: String,
+    pub src: String,
+    pub dst: String,
+    /// Unique application bytes delivered per second in the measurement window.
+    pub goodput_bps: f64,
+    /// Every byte the source put on the wire per second (retransmissions included),
+    /// RFC 4828's "send rate".
+    pub send_rate_bps: f64,
+    /// Fraction of the flow's data packets dropped in the window.
+    pub drop_rate: f64,
+    /// Counters over the measurement window.
+    pub measured: FlowCounters,
+    /// Counters over the whole run.
+    pub total: FlowCounters,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct QueueResult {
+    pub link: String,
+    /// Fraction of the measurement window the link spent serialising.
+    pub utilisation: f64,
+    /// Bits per second that left the queue in the window.
+    pub throughput_bps: f64,
+    pub measured: QueueCounters,
+    pub total: QueueCounters,
+    pub length: QueueLengthSummary,
+    /// Histogram of the queue length (packets) seen by arrivals in the window.
+    pub length_hist: Vec<u64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Aggregate {
+    pub goodput_bps: f64,
+    pub jain_index: f64,
+}
+
+pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) -> RunResult {
+    let sc = &sim.scenario;
+    let window = end.saturating_since(sim.warmup()).as_secs_f64().max(1e-12);
+    let names = |i: u32| sc.nodes[i as usize].name.clone();
+    let flows: Vec<FlowResult> = sim
+        .flows
+        .iter()
+        .map(|f| {
+            let m = f.counters.since(&f.at_warmup);
+            FlowResult {
+                name: f.name.clone(),
+                kind: f.kind.to_string(),
+                src: names(f.src),
+                dst: names(f.dst),
+                goodput_bps: m.goodput_bytes as f64 * 8.0 / window,
+                send_rate_bps: m.data_bytes as f64 * 8.0 / window,
+                drop_rate: if m.data_pkts == 0 { 0.0 } else { m.data_dropped as f64 / m.data_pkts as f64 },
+                measured: m,
+                total: f.counters,
+            }
+        })
+        .collect();
+    let queues = sim
+        .links
+        .iter()
+        .zip(at_warmup)
+        .filter(|(l, _)| l.monitored && (sc.output.monitor.len() > 0 || l.counters.total_drops() > 0 || l.qlen.n > 0 && l.qlen.sum > 0))
+        .map(|(l, w)| {
+            let m = l.counters.since(w);
+            QueueResult {
+                link: l.name.clone(),
+                utilisation: m.busy_ns as f64 * 1e-9 / window,
+                throughput_bps: m.departure_bytes as f64 * 8.0 / window,
+                measured: m,
+                total: l.counters,
+                length: l.qlen.summary(),
+                length_hist: l.qlen.hist.clone(),
+            }
+        })
+        .collect();
+    let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_bps).collect();
+    RunResult {
+        scenario: sc.name.clone(),
+        seed: sim.seed,
+        duration_s: sc.duration.as_secs_f64(),
+        warmup_s: sc.warmup.as_secs_f64(),
+        measured_s: window,
+        events: sim.events_processed(),
+        aggregate: Aggregate { goodput_bps: goodputs.iter().sum(), jain_index: jain_index(&goodputs) },
+        flows,
+        queues,
+    }
+}

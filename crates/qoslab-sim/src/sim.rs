@@ -1,0 +1,515 @@
+//! The discrete-event engine: builds a network from a [`Scenario`] and runs it.
+//!
+//! A run is a pure function of (scenario, seed): all state lives in flat tables indexed by
+//! typed integer ids, events are ordered by (time, insertion sequence), and every random
+//! decision draws from a named per-component stream (`Rng::stream(seed, name)`).
+//!
+//! Events per packet per hop: one `Arrive` at the far end, plus one `LinkFree` while the
+//! link has a backlog (see [`crate::net::link`]). Agents (sources, transports) expose a
+//! deadline; the engine arms one `Agent` event for the earliest and re-arms lazily.
+
+use qoslab_algo::queue::{Aqm, QueueLimit};
+use qoslab_algo::{Color, DropReason, Duration, PacketView, QueueView, Rng, Time, Verdict};
+
+use crate::arena::{Arena, Packet, PktId};
+use crate::event::{Event, EventQueue};
+use crate::net::link::Link;
+use crate::net::routing::{Routes, NO_ROUTE};
+use crate::result::{self, RunResult};
+use crate::scenario::spec::{FlowKind, Limit, QueueSpec, Scenario};
+use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats};
+use crate::traffic::udp::UdpSource;
+use crate::transport::WireHeader;
+
+/// Something attached to a node that sends or receives packets.
+pub enum AgentKind {
+    Udp(UdpSource),
+    /// Receives packets; the engine counts them.
+    Sink,
+}
+
+pub struct Agent {
+    pub node: u32,
+    pub flow: u32,
+    /// Where this agent's packets go.
+    pub peer_node: u32,
+    pub peer_agent: u32,
+    pub kind: AgentKind,
+    /// Time of the earliest pending `Agent` event for this agent (NEVER: none).
+    armed: Time,
+}
+
+/// Per-flow bookkeeping.
+pub struct FlowState {
+    pub name: String,
+    pub kind: &'static str,
+    pub src: u32,
+    pub dst: u32,
+    pub counters: FlowCounters,
+    pub at_warmup: FlowCounters,
+}
+
+/// A time-series sample of one monitored queue.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct QueueSample {
+    pub t_ns: u64,
+    pub link: u32,
+    pub pkts: u32,
+    pub bytes: u64,
+    pub avg: f64,
+}
+
+pub struct Simulator {
+    pub scenario: Scenario,
+    pub seed: u64,
+    now: Time,
+    end: Time,
+    warmup: Time,
+    events: EventQueue,
+    arena: Arena,
+    pub links: Vec<Link>,
+    links_at_warmup: Vec<QueueCounters>,
+    routes: Routes,
+    pub agents: Vec<Agent>,
+    pub flows: Vec<FlowState>,
+    sample_interval: Option<Duration>,
+    pub samples: Vec<QueueSample>,
+    /// Per-flow cumulative goodput bytes at each sample instant (flow-major within a sample).
+    pub flow_samples: Vec<(u64, u32, u64)>,
+    outbox: Vec<(u32, Packet)>,
+    events_processed: u64,
+}
+
+/// Builds the discipline of a queue.
+fn build_aqm(spec: &QueueSpec) -> (Aqm, QueueLimit) {
+    let limit = match spec.limit() {
+        Limit::Packets(n) => QueueLimit::Packets(n),
+        Limit::Bytes(b) => QueueLimit::Bytes(b),
+    };
+    (Aqm::DropTail, limit)
+}
+
+impl Simulator {
+    /// Builds the network. The scenario has been validated by the parser, so this cannot
+    /// fail except for an unroutable flow built by hand (reported as an error).
+    pub fn new(scenario: Scenario, seed: u64) -> Result<Simulator, String> {
+        let n = scenario.nodes.len();
+        let pairs: Vec<(usize, usize)> = scenario.links.iter().map(|l| (l.from, l.to)).collect();
+        let routes = Routes::compute(n, &pairs);
+        let mut links = Vec::with_capacity(scenario.links.len());
+        for l in &scenario.links {
+            let (aqm, limit) = build_aqm(&l.queue);
+            links.push(Link {
+                name: l.name.clone(),
+                from: l.from as u32,
+                to: l.to as u32,
+                rate: l.rate,
+                delay: l.delay,
+                fifo: std::collections::VecDeque::with_capacity(64),
+                view: QueueView::EMPTY,
+                aqm,
+                limit,
+                loss: l.loss,
+                aqm_rng: Rng::stream(seed, &format!("queue/{}", l.name)),
+                loss_rng: Rng::stream(seed, &format!("loss/{}", l.name)),
+                busy_until: Time::ZERO,
+                free_pending: false,
+                counters: QueueCounters::default(),
+                qlen: QueueLengthStats::default(),
+                monitored: scenario.output.monitor.is_empty(),
+            });
+        }
+        for &m in &scenario.output.monitor {
+            links[m].monitored = true;
+        }
+        let end = Time::ZERO + scenario.duration;
+        let warmup = Time::ZERO + scenario.warmup;
+        let mut sim = Simulator {
+            seed,
+            now: Time::ZERO,
+            end,
+            warmup,
+            events: EventQueue::with_capacity(1024),
+            arena: Arena::with_capacity(4096),
+            links_at_warmup: vec![QueueCounters::default(); links.len()],
+            links,
+            routes,
+            agents: Vec::new(),
+            flows: Vec::new(),
+            sample_interval: scenario.output.sample_interval,
+            samples: Vec::new(),
+            flow_samples: Vec::new(),
+            outbox: Vec::with_capacity(64),
+            events_processed: 0,
+            scenario: Scenario { ..scenario },
+        };
+        let flows = sim.scenario.flows.clone();
+        for (fi, f) in flows.iter().enumerate() {
+            let (src, dst) = (f.src as u32, f.dst as u32);
+            if sim.routes.next(src, dst) == NO_ROUTE {
+                return Err(format!("flow `{}`: no route from its source to its destination", f.name));
+            }
+            let mut rng = Rng::stream(seed, &format!("flow/{}", f.name));
+            let jitter = if f.start_jitter.0 > 0 { rng.below(f.start_jitter.0) } else { 0 };
+            let start = Time::ZERO + f.start + Duration(jitter);
+            let stop = f.stop.map(|s| Time::ZERO + s).unwrap_or(Time::NEVER);
+            let src_agent = sim.agents.len() as u32;
+            let dst_agent = src_agent + 1;
+            let (kind, label) = match &f.kind {
+                FlowKind::Cbr { rate, size } => (AgentKind::Udp(UdpSource::cbr(*rate, *size, start, stop, rng)), "cbr"),
+                FlowKind::Poisson { rate, size } => {
+                    (AgentKind::Udp(UdpSource::poisson(*rate, *size, start, stop, rng)), "poisson")
+                }
+                FlowKind::Tcp(_) => return Err(format!("flow `{}`: TCP flows are not supported yet", f.name)),
+            };
+            sim.agents.push(Agent { node: src, flow: fi as u32, peer_node: dst, peer_agent: dst_agent, kind, armed: Time::NEVER });
+            sim.agents.push(Agent {
+                node: dst,
+                flow: fi as u32,
+                peer_node: src,
+                peer_agent: src_agent,
+                kind: AgentKind::Sink,
+                armed: Time::NEVER,
+            });
+            sim.flows.push(FlowState {
+                name: f.name.clone(),
+                kind: label,
+                src,
+                dst,
+                counters: FlowCounters::default(),
+                at_warmup: FlowCounters::default(),
+            });
+        }
+        for a in 0..sim.agents.len() as u32 {
+            sim.arm(a);
+        }
+        sim.events.push(sim.warmup, Event::Warmup);
+        if let Some(iv) = sim.sample_interval {
+            if iv.0 > 0 {
+                sim.events.push(Time::ZERO, Event::Sample);
+            }
+        }
+        Ok(sim)
+    }
+
+    pub fn now(&self) -> Time {
+        self.now
+    }
+    pub fn end(&self) -> Time {
+        self.end
+    }
+    pub fn events_processed(&self) -> u64 {
+        self.events_processed
+    }
+
+    /// Schedules an `Agent` event at the agent's deadline if it is earlier than the armed one.
+    #[inline]
+    fn arm(&mut self, a: u32) {
+        let agent = &mut self.agents[a as usize];
+        let d = match &agent.kind {
+            AgentKind::Udp(s) => s.deadline(),
+            AgentKind::Sink => None,
+        };
+        if let Some(d) = d {
+            if d < agent.armed {
+                agent.armed = d;
+                self.events.push(d.max(self.now), Event::Agent { agent: a });
+            }
+        }
+    }
+
+    /// Processes every event before `until` (exclusive) or before the end of the run,
+    /// whichever is first. A run covers [0, duration).
+    pub fn run_until(&mut self, until: Time) {
+        let until = until.min(self.end);
+        while let Some(t) = self.events.peek_time() {
+            if t >= until {
+                break;
+            }
+            let (t, ev) = self.events.pop().expect("peeked");
+            self.now = t;
+            self.events_processed += 1;
+            match ev {
+                Event::Arrive { node, pkt } => self.on_arrive(node, pkt),
+                Event::LinkFree { link } => self.on_link_free(link),
+                Event::Agent { agent } => self.on_agent(agent),
+                Event::Sample => self.on_sample(),
+                Event::Warmup => self.on_warmup(),
+            }
+        }
+        self.now = self.now.max(until);
+    }
+
+    /// Runs to the end and returns the results (with the conservation check).
+    pub fn run(mut self) -> Result<RunResult, String> {
+        self.run_until(self.end);
+        self.finish()
+    }
+
+    fn on_agent(&mut self, a: u32) {
+        let now = self.now;
+        let agent = &mut self.agents[a as usize];
+        if agent.armed == now {
+            agent.armed = Time::NEVER;
+        }
+        let (node, flow, peer_node, peer_agent) = (agent.node, agent.flow, agent.peer_node, agent.peer_agent);
+        if let AgentKind::Udp(src) = &mut agent.kind {
+            while let Some(seq) = src.poll(now) {
+                let p = Packet {
+                    flow,
+                    size: src.size,
+                    color: Color::Green,
+                    src_node: node,
+                    dst_node: peer_node,
+                    dst_agent: peer_agent,
+                    sent_at: now,
+                    hdr: WireHeader::Udp { seq },
+                };
+                self.outbox.push((node, p));
+            }
+        }
+        self.flush_outbox();
+        self.arm(a);
+    }
+
+    /// Sends every packet the agents produced.
+    #[inline]
+    fn flush_outbox(&mut self) {
+        if self.outbox.is_empty() {
+            return;
+        }
+        let mut out = std::mem::take(&mut self.outbox);
+        for (node, p) in out.drain(..) {
+            self.send(node, p);
+        }
+        self.outbox = out;
+    }
+
+    /// Puts a packet from an agent on the network at `node`.
+    #[inline]
+    fn send(&mut self, node: u32, p: Packet) {
+        let fc = &mut self.flows[p.flow as usize].counters;
+        fc.sent_pkts += 1;
+        fc.sent_bytes += p.size as u64;
+        if let WireHeader::Udp { .. } = p.hdr {
+            fc.data_pkts += 1;
+            fc.data_bytes += p.size as u64;
+            fc.bytes_by_color[p.color.index()] += p.size as u64;
+        }
+        let id = self.arena.alloc(p);
+        self.forward(node, id);
+    }
+
+    #[inline]
+    fn forward(&mut self, node: u32, id: PktId) {
+        let dst = self.arena.get(id).dst_node;
+        if dst == node {
+            self.deliver(id);
+            return;
+        }
+        let link = self.routes.next(node, dst);
+        debug_assert!(link != NO_ROUTE);
+        self.enqueue(link, id);
+    }
+
+    fn on_arrive(&mut self, node: u32, id: PktId) {
+        self.forward(node, id);
+    }
+
+    /// A packet reached its destination node.
+    #[inline]
+    fn deliver(&mut self, id: PktId) {
+        let p = *self.arena.get(id);
+        self.arena.free(id);
+        let fc = &mut self.flows[p.flow as usize].counters;
+        fc.delivered_pkts += 1;
+        fc.delivered_bytes += p.size as u64;
+        match p.hdr {
+            WireHeader::Udp { .. } => {
+                fc.goodput_bytes += p.size as u64;
+                fc.delivered_by_color[p.color.index()] += p.size as u64;
+            }
+        }
+    }
+
+    #[inline]
+    fn drop_packet(&mut self, link: u32, id: PktId, reason: DropReason) {
+        let p = *self.arena.get(id);
+        self.arena.free(id);
+        let l = &mut self.links[link as usize];
+        l.counters.drops[reason.index()][p.color.index()] += 1;
+        l.counters.drop_bytes[reason.index()][p.color.index()] += p.size as u64;
+        let fc = &mut self.flows[p.flow as usize].counters;
+        fc.dropped_pkts += 1;
+        fc.dropped_bytes += p.size as u64;
+        if let WireHeader::Udp { .. } = p.hdr {
+            fc.data_dropped += 1;
+        }
+    }
+
+    /// A packet arrives at a link's egress queue.
+    #[inline]
+    fn enqueue(&mut self, li: u32, id: PktId) {
+        let now = self.now;
+        let p = self.arena.get(id);
+        let view = PacketView { size: p.size, color: p.color, flow: p.flow };
+        let l = &mut self.links[li as usize];
+        l.counters.arrivals += 1;
+        l.counters.arrival_bytes += view.size as u64;
+        l.counters.arrivals_by_color[view.color.index()] += 1;
+        l.qlen.on_arrival(l.view.pkts);
+        let verdict = l.aqm.on_arrival(now, &view, &l.view, &mut l.aqm_rng);
+        let verdict = match verdict {
+            Verdict::Enqueue | Verdict::Mark(_) if !l.limit.admits(&l.view, view.size) => {
+                Verdict::Drop(DropReason::Overflow)
+            }
+            v => v,
+        };
+        match verdict {
+            Verdict::Drop(r) => {
+                self.drop_packet(li, id, r);
+            }
+            Verdict::Enqueue | Verdict::Mark(_) => {
+                if let Verdict::Mark(_) = verdict {
+                    l.counters.marks[view.color.index()] += 1;
+                }
+                if l.busy_until <= now && l.fifo.is_empty() {
+                    self.transmit(li, id);
+                } else {
+                    l.fifo.push_back(id);
+                    l.view.push(view.size, view.color);
+                    l.qlen.on_change(now, l.view.pkts);
+                    if !l.free_pending {
+                        l.free_pending = true;
+                        let at = l.busy_until.max(now);
+                        self.events.push(at, Event::LinkFree { link: li });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Starts serialising packet `id` on link `li` now.
+    #[inline]
+    fn transmit(&mut self, li: u32, id: PktId) {
+        let now = self.now;
+        let size = self.arena.get(id).size;
+        let l = &mut self.links[li as usize];
+        let tx = l.rate.tx_time(size as u64);
+        l.busy_until = now + tx;
+        l.counters.departures += 1;
+        l.counters.departure_bytes += size as u64;
+        l.counters.busy_ns += tx.0;
+        if l.loss.is_some() && l.wire_loss(size) {
+            l.counters.wire_losses += 1;
+            self.drop_packet(li, id, DropReason::Loss);
+            return;
+        }
+        let to = l.to;
+        let at = l.busy_until + l.delay;
+        self.events.push(at, Event::Arrive { node: to, pkt: id });
+    }
+
+    fn on_link_free(&mut self, li: u32) {
+        let now = self.now;
+        let l = &mut self.links[li as usize];
+        l.free_pending = false;
+        let Some(id) = l.fifo.pop_front() else { return };
+        let p = self.arena.get(id);
+        l.view.pop(p.size, p.color);
+        l.qlen.on_change(now, l.view.pkts);
+        l.aqm.on_departure(now, &l.view);
+        self.transmit(li, id);
+        let l = &mut self.links[li as usize];
+        if !l.fifo.is_empty() {
+            l.free_pending = true;
+            let at = l.busy_until;
+            self.events.push(at, Event::LinkFree { link: li });
+        }
+    }
+
+    fn on_sample(&mut self) {
+        let t = self.now;
+        for (i, l) in self.links.iter().enumerate() {
+            if l.monitored {
+                self.samples.push(QueueSample {
+                    t_ns: t.0,
+                    link: i as u32,
+                    pkts: l.view.pkts,
+                    bytes: l.view.bytes,
+                    avg: l.aqm.averages()[0],
+                });
+            }
+        }
+        for (i, f) in self.flows.iter().enumerate() {
+            self.flow_samples.push((t.0, i as u32, f.counters.goodput_bytes));
+        }
+        if let Some(iv) = self.sample_interval {
+            let next = t + iv;
+            if next <= self.end {
+                self.events.push(next, Event::Sample);
+            }
+        }
+    }
+
+    fn on_warmup(&mut self) {
+        let now = self.now;
+        for (i, l) in self.links.iter_mut().enumerate() {
+            self.links_at_warmup[i] = l.counters;
+            l.qlen.start(now, l.view.pkts);
+        }
+        for f in &mut self.flows {
+            f.at_warmup = f.counters;
+        }
+    }
+
+    /// Closes the statistics, checks conservation and assembles the results.
+    pub fn finish(mut self) -> Result<RunResult, String> {
+        let end = self.now;
+        for l in &mut self.links {
+            let len = l.view.pkts;
+            l.qlen.on_change(end, len);
+        }
+        // Conservation: per flow, sent = delivered + dropped + in flight;
+        // per queue, arrivals = departures + drops + waiting.
+        let mut in_flight = vec![0u64; self.flows.len()];
+        for p in self.arena.live_packets() {
+            in_flight[p.flow as usize] += 1;
+        }
+        let mut errors = Vec::new();
+        for (f, fl) in self.flows.iter().zip(&in_flight) {
+            let c = &f.counters;
+            if c.sent_pkts != c.delivered_pkts + c.dropped_pkts + fl {
+                errors.push(format!(
+                    "flow `{}`: sent {} != delivered {} + dropped {} + in flight {}",
+                    f.name, c.sent_pkts, c.delivered_pkts, c.dropped_pkts, fl
+                ));
+            }
+        }
+        for l in &self.links {
+            let c = &l.counters;
+            let queue_drops = c.total_drops() - c.wire_losses;
+            if c.arrivals != c.departures + queue_drops + l.fifo.len() as u64 {
+                errors.push(format!(
+                    "queue `{}`: arrivals {} != departures {} + drops {} + waiting {}",
+                    l.name,
+                    c.arrivals,
+                    c.departures,
+                    queue_drops,
+                    l.fifo.len()
+                ));
+            }
+            if l.fifo.len() as u32 != l.view.pkts {
+                errors.push(format!("queue `{}`: FIFO holds {} but its view says {}", l.name, l.fifo.len(), l.view.pkts));
+            }
+        }
+        if !errors.is_empty() {
+            return Err(format!("conservation check failed:\n  {}", errors.join("\n  ")));
+        }
+        Ok(result::assemble(&self, &self.links_at_warmup, end))
+    }
+
+    pub fn warmup(&self) -> Time {
+        self.warmup
+    }
+}

@@ -1,0 +1,2 @@
+//! Traffic sources that are not transports: CBR and Poisson UDP.
+pub mod udp;
