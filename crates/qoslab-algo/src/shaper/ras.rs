@@ -561,6 +561,27 @@ mod tests {
     }
 
     #[test]
+    fn two_back_to_back_packets_into_a_tr_ras() {
+        // tr_config: CIR 8000, PIR 16 000, MIR 40 000 bit/s; thresholds 1000/2000/4000 B;
+        // K = 1 s. Two 1500 B packets (12e12 work units each) at t = 0.
+        // #1: EAR 0; q = 1500 → F = 8000 + 8000·500/1000 = 12 000 → due 1 s.
+        // #2 (T = 0): EAR = 1500 B/s = 12 000 bit/s; q = 3000 → F = 16 000 + 24 000·1000/2000
+        //   = 28 000 → #1 due ceil(12e12/28 000) = ceil(428 571 428.57) = 428 571 429 ns.
+        // Release #1 there; #2: q = 1500 → F = 12 000 = EAR → due + 12e12/12 000 ns = +1 s.
+        let mut s = Ras::new(RasParams::two_rate(&tr_config()).unwrap());
+        s.on_arrival(Time(0), 1, PacketView::new(1500)).unwrap();
+        assert_eq!(s.next_release(), Some(Time::from_secs(1)));
+        s.on_arrival(Time(0), 2, PacketView::new(1500)).unwrap();
+        assert_eq!(s.shaping_rate(), Rate(28_000));
+        let t1 = Time(428_571_429);
+        assert_eq!(s.next_release(), Some(t1));
+        assert!(s.release(Time(t1.0 - 1)).is_none());
+        assert_eq!(s.release(t1).unwrap().0, 1);
+        assert_eq!(s.shaping_rate(), Rate(12_000));
+        assert_eq!(s.next_release(), Some(Time(1_428_571_429)));
+    }
+
+    #[test]
     fn arrival_during_service_speeds_up_the_head() {
         // K = 1 s. #1 (1000 B) at 0: rate CIR = 8000, due 1 s.
         // #2 (2000 B) at 0.5 s: #1 has 0.5 s · 8000 = 4000 bit left (4e12 units).

@@ -100,7 +100,7 @@ pub(crate) fn drive(
         let next_arrival = arrivals.get(i).map(|a| a.0);
         match (next_arrival, due) {
             (None, None) => break,
-            (Some(ta), d) if d.map_or(true, |d| ta <= d) => {
+            (Some(ta), d) if d.is_none_or(|d| ta <= d) => {
                 let res = shaper.on_arrival(ta, i as u64, PacketView::new(arrivals[i].1));
                 if let Err(d) = res {
                     assert_eq!(d.id, i as u64);
