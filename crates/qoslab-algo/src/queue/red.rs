@@ -264,9 +264,8 @@ impl Estimator {
             // Floyd & Jacobson §4: "m ← f(time − q_time); avg ← (1 − w_q)^m avg".
             // ns-2: m = int(ptc * (now - idletime_)), ptc = 1/idle_pkt_time.
             let m = now.saturating_since(since).as_nanos() / idle_pkt_time.as_nanos();
-            if m > 0 {
-                decayed *= libm::pow(keep, m as f64);
-            }
+            // pow(x, 0) = 1 exactly (also for x = 0), so m = 0 leaves the average as it is.
+            decayed *= libm::pow(keep, m as f64);
             self.idle_since = if ends_idle {
                 None
             } else {
@@ -1025,6 +1024,55 @@ mod tests {
         );
         assert_eq!(
             over.on_arrival(Time::ZERO, &p, &q, &mut r2),
+            Verdict::Enqueue
+        );
+    }
+
+    #[test]
+    fn re_entering_the_region_restarts_the_count() {
+        // avg = q (w_q = 1). Arrivals at q = 15 (p_b = 0.05): 1st enters, 2nd..5th have
+        // count 2..5 (u = 0.9, pass). One arrival at q = 5 (< min_th) leaves the region.
+        // Back at q = 15: that arrival re-enters and passes without a draw; the next has
+        // count 2: p_a = 0.05/0.9 = 0.0556 < u = 0.06 -> pass (had the region not been
+        // left, count 6 and 7 would give 0.0714 and 0.0769 > 0.06 -> drops).
+        let mut r = prompt(|c| c);
+        let mut rng = ScriptedUniform::new(&[0.9, 0.9, 0.9, 0.9, 0.06]);
+        let p = PacketView::new(500);
+        for _ in 0..5 {
+            assert_eq!(
+                r.on_arrival(Time::ZERO, &p, &q_of(15, 500), &mut rng),
+                Verdict::Enqueue
+            );
+        }
+        assert_eq!(
+            r.on_arrival(Time::ZERO, &p, &q_of(5, 500), &mut rng),
+            Verdict::Enqueue
+        );
+        assert_eq!(
+            r.on_arrival(Time::ZERO, &p, &q_of(15, 500), &mut rng),
+            Verdict::Enqueue
+        );
+        assert_eq!(
+            r.on_arrival(Time::ZERO, &p, &q_of(15, 500), &mut rng),
+            Verdict::Enqueue
+        );
+    }
+
+    #[test]
+    fn a_forced_drop_resets_the_count() {
+        // q = 15: enter, then count 2..5 with u = 0.9 (pass). q = 25: forced, count 0 (the
+        // region flag stays set). q = 15: count 1: p_a = 0.05/0.95 = 0.0526 < u = 0.053
+        // -> pass (without the reset, count 7: p_a = 0.0769 -> drop).
+        let mut r = prompt(|c| c);
+        let mut rng = ScriptedUniform::new(&[0.9, 0.9, 0.9, 0.9, 0.053]);
+        let p = PacketView::new(500);
+        for _ in 0..5 {
+            r.on_arrival(Time::ZERO, &p, &q_of(15, 500), &mut rng);
+        }
+        let v = r.on_arrival(Time::ZERO, &p, &q_of(25, 500), &mut rng);
+        assert_eq!(v, Verdict::Drop(DropReason::Forced));
+        assert_eq!(
+            r.on_arrival(Time::ZERO, &p, &q_of(15, 500), &mut rng),
             Verdict::Enqueue
         );
     }

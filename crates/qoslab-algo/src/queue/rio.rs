@@ -453,7 +453,8 @@ mod tests {
     fn prompt_feedback_w_1_is_the_instantaneous_queue() {
         // Seed 002 §3.C: w_out = 1 (prompt feedback), w_in = 0.002.
         // Out arrival with 70 In + 80 Out queued: avg_out = 150 exactly; avg_in not sampled.
-        // In arrival with 70 In + 80 Out: avg_in = 0.002*70 = 0.14; avg_out = 150.
+        // In arrival with 70 In + 90 Out: avg_in = 0.002*70 = 0.14; the Out average, sampled
+        // too (coupled), uses its own w = 1: avg_out = 160.
         let mut r = rio(seed002(0.002, 1.0));
         let mut rng = ScriptedUniform::new(&[0.99]);
         r.on_arrival(
@@ -467,11 +468,11 @@ mod tests {
         r.on_arrival(
             Time::ZERO,
             &PacketView::with_color(500, IN),
-            &q(70, 80, 0),
+            &q(70, 90, 0),
             &mut rng,
         );
         assert!(close(r.avg(IN), 0.14));
-        assert_eq!(r.avg(OUT), 150.0);
+        assert_eq!(r.avg(OUT), 160.0);
         // The next Out arrival sees 30 packets: the average follows at once.
         r.on_arrival(
             Time::ZERO,
@@ -696,6 +697,30 @@ mod tests {
             r.on_arrival(Time::ZERO, &out, &qv, &mut rng),
             Verdict::Enqueue
         );
+    }
+
+    #[test]
+    fn nearly_empty_rule_looks_at_the_own_virtual_queue() {
+        // In (2, 4, 0.1, w = 0.5), Out (60, 200): In arrivals with 10 In queued raise avg_in:
+        // 5, 7.5, ... >= 4 (forced drops happen meanwhile). Then an In arrival with 1 In and
+        // 100 Out queued: avg_in = 0.5*avg + 0.5 >= 4 still, but the In virtual queue holds
+        // only 1 packet: no drop (the whole queue, 101, would not protect it).
+        let mut r = rio(RioConfig::two(
+            RioLevel::new(2.0, 4.0, 0.1, 0.5),
+            RioLevel::new(60.0, 200.0, 0.1, 1.0),
+            PKT_TIME,
+        ));
+        let mut rng = ScriptedUniform::new(&[0.0]);
+        let inp = PacketView::with_color(500, IN);
+        for _ in 0..4 {
+            r.on_arrival(Time::ZERO, &inp, &q(10, 0, 0), &mut rng);
+        }
+        assert!(r.avg(IN) > 9.0);
+        assert_eq!(
+            r.on_arrival(Time::ZERO, &inp, &q(1, 100, 0), &mut rng),
+            Verdict::Enqueue
+        );
+        assert!(r.avg(IN) >= 4.0);
     }
 
     #[test]
