@@ -1,6 +1,6 @@
 //! RIO — RED with In and Out (D. Clark, W. Fang, "Explicit Allocation of Best-Effort
 //! Packet Delivery Service", IEEE/ACM ToN 6(4), 1998), with two precedences (In = green,
-//! Out = yellow) or three (green/yellow/red, the "RIO algorithm [Clark] that we have
+//! Out = yellow) or three (green/yellow/red, the "RIO algorithm \[Clark\] that we have
 //! extended to support three drop priorities" of RFC 2963 App. A).
 //!
 //! Each precedence has its own RED curve (`min_th`, `max_th`, `max_p`, optional gentle
