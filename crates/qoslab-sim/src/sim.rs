@@ -8,15 +8,18 @@
 //! link has a backlog (see [`crate::net::link`]). Agents (sources, transports) expose a
 //! deadline; the engine arms one `Agent` event for the earliest and re-arms lazily.
 
+use qoslab_algo::queue::adaptive_red::{AdaptiveRed, AdaptiveRedConfig, AdaptiveRedParams};
+use qoslab_algo::queue::red::{self, Ecn, Red, RedConfig, RedParams};
+use qoslab_algo::queue::rio::{Coupling, Rio, RioConfig, RioLevel, RioParams};
 use qoslab_algo::queue::{Aqm, QueueLimit};
-use qoslab_algo::{Color, DropReason, Duration, PacketView, QueueView, Rng, Time, Verdict};
+use qoslab_algo::{Color, ConfigError, DropReason, Duration, PacketView, QueueView, Rate, Rng, Time, Verdict};
 
 use crate::arena::{Arena, Packet, PktId};
 use crate::event::{Event, EventQueue};
 use crate::net::link::Link;
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::result::{self, RunResult};
-use crate::scenario::spec::{FlowKind, Limit, QueueSpec, Scenario};
+use crate::scenario::spec::{FlowKind, Limit, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, Scenario};
 use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats};
 use crate::traffic::udp::UdpSource;
 use crate::transport::WireHeader;
@@ -80,13 +83,57 @@ pub struct Simulator {
     events_processed: u64,
 }
 
-/// Builds the discipline of a queue.
-fn build_aqm(spec: &QueueSpec) -> (Aqm, QueueLimit) {
+/// Builds the discipline and hard limit of a link's egress queue from its spec.
+///
+/// The parser has checked ranges; the algorithm constructors check the rules of their
+/// sources once more, and a refusal is reported as bad input naming the link.
+pub fn build_aqm(spec: &QueueSpec, rate: Rate) -> Result<(Aqm, QueueLimit), ConfigError> {
     let limit = match spec.limit() {
         Limit::Packets(n) => QueueLimit::Packets(n),
         Limit::Bytes(b) => QueueLimit::Bytes(b),
     };
-    (Aqm::DropTail, limit)
+    let unit = |u: QueueUnit| match u {
+        QueueUnit::Packets => red::QueueUnit::Packets,
+        QueueUnit::Bytes => red::QueueUnit::Bytes,
+    };
+    let aqm = match spec {
+        QueueSpec::DropTail { .. } => Aqm::DropTail,
+        QueueSpec::Red { red: r, .. } => {
+            let cfg = RedConfig {
+                gentle: r.gentle,
+                unit: unit(r.queue_unit),
+                byte_mode: r.byte_mode,
+                mean_pkt_size: r.mean_pkt_size,
+                ecn: if r.ecn { Ecn::MarkEarly } else { Ecn::Off },
+                ..RedConfig::new(r.min_th, r.max_th, r.max_p, r.w_q, rate.tx_time(r.mean_pkt_size as u64))
+            };
+            let params = RedParams::new(cfg)?;
+            if r.adaptive {
+                Aqm::AdaptiveRed(AdaptiveRed::new(AdaptiveRedParams::new(params, AdaptiveRedConfig::default())?))
+            } else {
+                Aqm::Red(Red::new(params))
+            }
+        }
+        QueueSpec::Rio { precedences, coupling, gentle, queue_unit, mean_pkt_size, .. } => {
+            let lvl = |p: &RioPrecedenceSpec| RioLevel { gentle: *gentle, ..RioLevel::new(p.min_th, p.max_th, p.max_p, p.w_q) };
+            let idle = rate.tx_time(*mean_pkt_size as u64);
+            let mut cfg = match precedences.as_slice() {
+                [a, b] => RioConfig::two(lvl(a), lvl(b), idle),
+                [a, b, c] => RioConfig::three(lvl(a), lvl(b), lvl(c), idle),
+                _ => {
+                    return Err(ConfigError::out_of_range("precedences", precedences.len(), "2 (In/Out) or 3 (green/yellow/red)"))
+                }
+            };
+            cfg.coupling = match coupling {
+                RioCoupling::Coupled => Coupling::Coupled,
+                RioCoupling::Decoupled => Coupling::Decoupled,
+            };
+            cfg.unit = unit(*queue_unit);
+            cfg.mean_pkt_size = *mean_pkt_size;
+            Aqm::Rio(Rio::new(RioParams::new(cfg)?))
+        }
+    };
+    Ok((aqm, limit))
 }
 
 impl Simulator {
@@ -98,7 +145,7 @@ impl Simulator {
         let routes = Routes::compute(n, &pairs);
         let mut links = Vec::with_capacity(scenario.links.len());
         for l in &scenario.links {
-            let (aqm, limit) = build_aqm(&l.queue);
+            let (aqm, limit) = build_aqm(&l.queue, l.rate).map_err(|e| format!("link `{}` queue: {e}", l.name))?;
             links.push(Link {
                 name: l.name.clone(),
                 from: l.from as u32,
@@ -367,6 +414,9 @@ impl Simulator {
         };
         match verdict {
             Verdict::Drop(r) => {
+                if r == DropReason::Overflow {
+                    l.aqm.on_overflow(&view);
+                }
                 self.drop_packet(li, id, r);
             }
             Verdict::Enqueue | Verdict::Mark(_) => {
@@ -400,6 +450,12 @@ impl Simulator {
         l.counters.departures += 1;
         l.counters.departure_bytes += size as u64;
         l.counters.busy_ns += tx.0;
+        if l.fifo.is_empty() {
+            // The link goes idle with an empty queue when this packet has been serialised
+            // (ns-2 starts RED's idle period when the link asks for a packet and finds none).
+            let (at, view) = (l.busy_until, l.view);
+            l.aqm.on_departure(at, &view);
+        }
         if l.loss.is_some() && l.wire_loss(size) {
             l.counters.wire_losses += 1;
             self.drop_packet(li, id, DropReason::Loss);
@@ -418,7 +474,6 @@ impl Simulator {
         let p = self.arena.get(id);
         l.view.pop(p.size, p.color);
         l.qlen.on_change(now, l.view.pkts);
-        l.aqm.on_departure(now, &l.view);
         self.transmit(li, id);
         let l = &mut self.links[li as usize];
         if !l.fifo.is_empty() {

@@ -99,3 +99,41 @@ fn start_and_stop_times_respected() {
     let r = run(s, 1);
     assert_eq!(r.flows[0].total.sent_pkts, 1000);
 }
+
+fn red_queue() -> qoslab_sim::scenario::spec::QueueSpec {
+    use qoslab_sim::scenario::spec::*;
+    QueueSpec::Red {
+        limit: Limit::Packets(300),
+        red: RedSpec {
+            min_th: 60.0,
+            max_th: 200.0,
+            max_p: 0.1,
+            w_q: 0.002,
+            gentle: false,
+            byte_mode: false,
+            queue_unit: QueueUnit::Packets,
+            mean_pkt_size: 500,
+            ecn: false,
+            adaptive: false,
+        },
+    }
+}
+
+#[test]
+fn red_bottleneck_drops_early_and_holds_queue_between_thresholds() {
+    // Open-loop overload: RED cannot slow Poisson sources, so the average climbs until the
+    // drop fraction matches the excess, 1/8. With count-based spreading the gap between
+    // drops is uniform on [1, 1/p_b], so the drop fraction is ≈ 2·p_b: p_b ≈ 1/16, i.e.
+    // avg ≈ 60 + 140·(0.0625/0.1) = 147.5 packets, well below the 300-packet limit.
+    let s = dumbbell(20, red_queue(), 4, |i, s, d| poisson_flow(i, s, d, Rate::from_mbps(4)));
+    let r = run(s, 1);
+    let q = r.queues.iter().find(|q| q.link == "G1->G2").unwrap();
+    assert!(q.measured.drops_for(DropReason::Early) > 0);
+    assert_eq!(q.measured.drops_for(DropReason::Overflow), 0);
+    assert!((q.length.mean - 147.5).abs() < 10.0, "{:?}", q.length);
+    // Under 60 Mb/s of offered load (below capacity) RED never drops: the average stays low.
+    let s = dumbbell(20, red_queue(), 4, |i, s, d| poisson_flow(i, s, d, Rate::from_mbps(3)));
+    let r = run(s, 1);
+    let q = r.queues.iter().find(|q| q.link == "G1->G2").unwrap();
+    assert_eq!(q.measured.total_drops(), 0, "{:?}", q.length);
+}
