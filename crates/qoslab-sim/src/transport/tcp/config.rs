@@ -92,10 +92,18 @@ impl TcpConfig {
     pub fn new(p: TcpParams) -> Result<TcpConfig, ConfigError> {
         // RFC 9293 §3.7.1: the MSS option is 16 bits; zero would never move data.
         if p.mss == 0 || p.mss > 65_535 {
-            return Err(ConfigError::out_of_range("mss", p.mss, "1..=65535 bytes (RFC 9293 §3.7.1)"));
+            return Err(ConfigError::out_of_range(
+                "mss",
+                p.mss,
+                "1..=65535 bytes (RFC 9293 §3.7.1)",
+            ));
         }
         if p.ack_size == 0 {
-            return Err(ConfigError::out_of_range("ack_size", p.ack_size, ">= 1 byte"));
+            return Err(ConfigError::out_of_range(
+                "ack_size",
+                p.ack_size,
+                ">= 1 byte",
+            ));
         }
         if p.rwnd < p.mss as u64 {
             return Err(ConfigError::relation(
@@ -112,7 +120,11 @@ impl TcpConfig {
             ));
         }
         if p.init_cwnd == 0 || p.init_cwnd as u64 > MAX_WINDOW_SEGMENTS {
-            return Err(ConfigError::out_of_range("init_cwnd", p.init_cwnd, "1..=2^20 segments"));
+            return Err(ConfigError::out_of_range(
+                "init_cwnd",
+                p.init_cwnd,
+                "1..=2^20 segments",
+            ));
         }
         if p.min_rto == Duration::ZERO {
             return Err(ConfigError::out_of_range(
@@ -180,32 +192,68 @@ mod tests {
 
     #[test]
     fn each_rule_has_its_error() {
-        assert!(matches!(err(|p| p.mss = 0), ConfigError::OutOfRange { param: "mss", .. }));
-        assert!(matches!(err(|p| p.ack_size = 0), ConfigError::OutOfRange { param: "ack_size", .. }));
-        assert!(matches!(err(|p| p.rwnd = 100), ConfigError::Relation { rule: "rwnd >= mss", .. }));
+        assert!(matches!(
+            err(|p| p.mss = 0),
+            ConfigError::OutOfRange { param: "mss", .. }
+        ));
+        assert!(matches!(
+            err(|p| p.ack_size = 0),
+            ConfigError::OutOfRange {
+                param: "ack_size",
+                ..
+            }
+        ));
+        assert!(matches!(
+            err(|p| p.rwnd = 100),
+            ConfigError::Relation {
+                rule: "rwnd >= mss",
+                ..
+            }
+        ));
         assert!(matches!(
             err(|p| {
                 p.mss = 1;
                 p.rwnd = 1 << 30
             }),
-            ConfigError::Relation { rule: "rwnd / mss <= 2^20 segments", .. }
+            ConfigError::Relation {
+                rule: "rwnd / mss <= 2^20 segments",
+                ..
+            }
         ));
-        assert!(matches!(err(|p| p.init_cwnd = 0), ConfigError::OutOfRange { param: "init_cwnd", .. }));
+        assert!(matches!(
+            err(|p| p.init_cwnd = 0),
+            ConfigError::OutOfRange {
+                param: "init_cwnd",
+                ..
+            }
+        ));
         assert!(matches!(
             err(|p| p.min_rto = Duration::ZERO),
-            ConfigError::OutOfRange { param: "min_rto", .. }
+            ConfigError::OutOfRange {
+                param: "min_rto",
+                ..
+            }
         ));
         assert!(matches!(
             err(|p| p.initial_rto = Duration::from_secs(100)),
-            ConfigError::Relation { rule: "min_rto <= initial_rto <= max_rto", .. }
+            ConfigError::Relation {
+                rule: "min_rto <= initial_rto <= max_rto",
+                ..
+            }
         ));
         assert!(matches!(
             err(|p| p.delayed_ack = Some(Duration::from_millis(501))),
-            ConfigError::OutOfRange { param: "delayed_ack", .. }
+            ConfigError::OutOfRange {
+                param: "delayed_ack",
+                ..
+            }
         ));
         assert!(matches!(
             err(|p| p.dupack_threshold = 0),
-            ConfigError::OutOfRange { param: "dupack_threshold", .. }
+            ConfigError::OutOfRange {
+                param: "dupack_threshold",
+                ..
+            }
         ));
     }
 }

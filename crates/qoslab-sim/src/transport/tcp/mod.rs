@@ -80,7 +80,11 @@ pub struct Ack {
 impl Ack {
     /// A plain cumulative ACK.
     pub fn cumulative(ack: u64) -> Ack {
-        Ack { ack, sack: [SackBlock::default(); MAX_SACK_BLOCKS], n_sack: 0 }
+        Ack {
+            ack,
+            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            n_sack: 0,
+        }
     }
     /// The valid SACK blocks.
     pub fn sack_blocks(&self) -> &[SackBlock] {

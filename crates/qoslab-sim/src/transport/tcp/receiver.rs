@@ -89,7 +89,11 @@ impl TcpReceiver {
         if end <= self.rcv_nxt || start >= end || self.covered(start, end) {
             // Nothing new: a duplicate. RFC 5681 §4.2: ACK out-of-order segments at once.
             self.stats.duplicates += 1;
-            let trigger = if start > self.rcv_nxt { Some(start) } else { None };
+            let trigger = if start > self.rcv_nxt {
+                Some(start)
+            } else {
+                None
+            };
             return Some(self.ack_now(trigger));
         }
         if start <= self.rcv_nxt {
@@ -186,7 +190,11 @@ impl TcpReceiver {
         self.unacked_segments = 0;
         self.delack_deadline = None;
         self.stats.acks_sent += 1;
-        let mut ack = Ack { ack: self.rcv_nxt, sack: [SackBlock::default(); MAX_SACK_BLOCKS], n_sack: 0 };
+        let mut ack = Ack {
+            ack: self.rcv_nxt,
+            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            n_sack: 0,
+        };
         if !self.sack {
             return ack;
         }
@@ -230,11 +238,21 @@ mod tests {
     use super::*;
 
     fn rx(variant: Variant, delack: Option<Duration>) -> TcpReceiver {
-        let p = TcpParams { variant, mss: 100, rwnd: 10_000, delayed_ack: delack, ..TcpParams::default() };
+        let p = TcpParams {
+            variant,
+            mss: 100,
+            rwnd: 10_000,
+            delayed_ack: delack,
+            ..TcpParams::default()
+        };
         TcpReceiver::new(&TcpConfig::new(p).unwrap())
     }
     fn seg(k: u64) -> Segment {
-        Segment { seq: k * 100, len: 100, retransmission: false }
+        Segment {
+            seq: k * 100,
+            len: 100,
+            retransmission: false,
+        }
     }
     fn blocks(a: &Ack) -> Vec<(u64, u64)> {
         a.sack_blocks().iter().map(|b| (b.start, b.end)).collect()
@@ -261,12 +279,24 @@ mod tests {
         r.on_segment(T, &seg(0));
         // Receive 2, 4, 6 (holes at 1, 3, 5): the newest block comes first.
         assert_eq!(blocks(&r.on_segment(T, &seg(2)).unwrap()), vec![(200, 300)]);
-        assert_eq!(blocks(&r.on_segment(T, &seg(4)).unwrap()), vec![(400, 500), (200, 300)]);
-        assert_eq!(blocks(&r.on_segment(T, &seg(6)).unwrap()), vec![(600, 700), (400, 500), (200, 300)]);
+        assert_eq!(
+            blocks(&r.on_segment(T, &seg(4)).unwrap()),
+            vec![(400, 500), (200, 300)]
+        );
+        assert_eq!(
+            blocks(&r.on_segment(T, &seg(6)).unwrap()),
+            vec![(600, 700), (400, 500), (200, 300)]
+        );
         // 8 makes a 4th block: the oldest (200..300) is no longer reported.
-        assert_eq!(blocks(&r.on_segment(T, &seg(8)).unwrap()), vec![(800, 900), (600, 700), (400, 500)]);
+        assert_eq!(
+            blocks(&r.on_segment(T, &seg(8)).unwrap()),
+            vec![(800, 900), (600, 700), (400, 500)]
+        );
         // 3 merges 2..3..4 into 200..500: first block is the merged one, listed once.
-        assert_eq!(blocks(&r.on_segment(T, &seg(3)).unwrap()), vec![(200, 500), (800, 900), (600, 700)]);
+        assert_eq!(
+            blocks(&r.on_segment(T, &seg(3)).unwrap()),
+            vec![(200, 500), (800, 900), (600, 700)]
+        );
         // 1 advances RCV.NXT to 500: no triggering block; the recent ones still held follow.
         let a = r.on_segment(T, &seg(1)).unwrap();
         assert_eq!((a.ack, blocks(&a)), (500, vec![(800, 900), (600, 700)]));
@@ -279,8 +309,11 @@ mod tests {
         assert_eq!(r.on_segment(T, &seg(0)), None);
         assert_eq!(r.poll_timeout(), Some(T + d));
         assert_eq!(r.on_timeout(Time::from_millis(99)), None); // not due yet
-        // Second segment: ACK now, timer cancelled.
-        assert_eq!(r.on_segment(Time::from_millis(10), &seg(1)).unwrap().ack, 200);
+                                                               // Second segment: ACK now, timer cancelled.
+        assert_eq!(
+            r.on_segment(Time::from_millis(10), &seg(1)).unwrap().ack,
+            200
+        );
         assert_eq!(r.poll_timeout(), None);
         // Third: delayed again; the timer fires at 20 + 100 ms.
         assert_eq!(r.on_segment(Time::from_millis(20), &seg(2)), None);
@@ -299,7 +332,16 @@ mod tests {
     fn data_beyond_window_is_discarded() {
         let mut r = rx(Variant::Reno, None);
         // rwnd = 10 000: bytes from 10 000 on are outside [0, 10 000).
-        let a = r.on_segment(T, &Segment { seq: 10_000, len: 100, retransmission: false }).unwrap();
+        let a = r
+            .on_segment(
+                T,
+                &Segment {
+                    seq: 10_000,
+                    len: 100,
+                    retransmission: false,
+                },
+            )
+            .unwrap();
         assert_eq!((a.ack, r.stats().duplicates), (0, 1));
     }
 }

@@ -137,16 +137,25 @@ mod tests {
     fn exact_clock_rfc6298_numbers() {
         let mut e = RttEstimator::new(ms(1000), ms(200), ms(60_000), Duration::ZERO);
         assert_eq!(e.rto(), ms(1000)); // (2.1)
-        // R = 100 ms: SRTT = 100, RTTVAR = 50, RTO = 100 + max(0, 4*50) = 300 ms.
+                                       // R = 100 ms: SRTT = 100, RTTVAR = 50, RTO = 100 + max(0, 4*50) = 300 ms.
         e.sample(ms(100));
-        assert_eq!((e.srtt(), e.rttvar(), e.rto()), (Some(ms(100)), ms(50), ms(300)));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(ms(100)), ms(50), ms(300))
+        );
         // R' = 200 ms: RTTVAR = 3/4*50 + 1/4*|100-200| = 62.5; SRTT = 7/8*100 + 1/8*200 = 112.5;
         // RTO = 112.5 + 4*62.5 = 362.5 ms.
         e.sample(ms(200));
-        assert_eq!((e.srtt(), e.rttvar(), e.rto()), (Some(us(112_500)), us(62_500), us(362_500)));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(us(112_500)), us(62_500), us(362_500))
+        );
         // R' = 112.5 ms: RTTVAR = 3/4*62.5 + 0 = 46.875; SRTT unchanged; RTO = 112.5 + 187.5 = 300.
         e.sample(us(112_500));
-        assert_eq!((e.srtt(), e.rttvar(), e.rto()), (Some(us(112_500)), us(46_875), ms(300)));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(us(112_500)), us(46_875), ms(300))
+        );
     }
 
     #[test]
@@ -156,11 +165,12 @@ mod tests {
         e.sample(ms(10));
         assert_eq!(e.rto(), ms(200));
         // Backoff: 400, 800, 1600, then capped at 2000 (2.5), and stays there.
-        let seq: Vec<_> = (0..5).map(|_| {
-            e.back_off();
-            e.rto()
-        })
-        .collect();
+        let seq: Vec<_> = (0..5)
+            .map(|_| {
+                e.back_off();
+                e.rto()
+            })
+            .collect();
         assert_eq!(seq, vec![ms(400), ms(800), ms(1600), ms(2000), ms(2000)]);
         // Karn: the next valid sample collapses the backoff. R = 10 ms again:
         // RTTVAR = 3/4*5 + 0 = 3.75, SRTT = 10, RTO = 10 + 15 = 25 -> 200 ms.
@@ -174,11 +184,17 @@ mod tests {
         // R = 100 ms -> round(0.2 ticks) = 0 -> at least 1 tick = 500 ms.
         // SRTT = 500, RTTVAR = 250, RTO = 500 + max(500, 1000) = 1500 ms (3 whole ticks).
         e.sample(ms(100));
-        assert_eq!((e.srtt(), e.rttvar(), e.rto()), (Some(ms(500)), ms(250), ms(1500)));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(ms(500)), ms(250), ms(1500))
+        );
         // R = 800 ms -> round(1.6) = 2 ticks = 1000 ms. RTTVAR = 3/4*250 + 1/4*500 = 312.5;
         // SRTT = 7/8*500 + 1/8*1000 = 562.5; RTO = 562.5 + 1250 = 1812.5 -> up to 2000 ms.
         e.sample(ms(800));
-        assert_eq!((e.srtt(), e.rttvar(), e.rto()), (Some(us(562_500)), us(312_500), ms(2000)));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(us(562_500)), us(312_500), ms(2000))
+        );
     }
 
     #[test]
@@ -191,7 +207,10 @@ mod tests {
         // R = 130 ms -> round(2.6) = 3 ticks = 150 ms. RTTVAR = 3/4*50 + 1/4*50 = 50;
         // SRTT = 7/8*100 + 1/8*150 = 106.25; RTO = 106.25 + 200 = 306.25 -> up to 350 ms.
         e.sample(ms(130));
-        assert_eq!((e.srtt(), e.rttvar(), e.rto()), (Some(us(106_250)), ms(50), ms(350)));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(us(106_250)), ms(50), ms(350))
+        );
         // Constant RTT: RTTVAR decays towards 0 and the G term takes over:
         // RTO -> SRTT + G rounded up, never below min_rto.
         for _ in 0..200 {

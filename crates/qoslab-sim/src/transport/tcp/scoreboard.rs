@@ -25,7 +25,13 @@ pub struct Scoreboard {
 impl Scoreboard {
     /// A scoreboard for windows of up to `segments` segments (0 for non-SACK senders).
     pub fn new(segments: usize) -> Self {
-        Scoreboard { sacked: vec![false; segments], head: 0, base: 0, n_sacked: 0, high_sacked_end: 0 }
+        Scoreboard {
+            sacked: vec![false; segments],
+            head: 0,
+            base: 0,
+            n_sacked: 0,
+            high_sacked_end: 0,
+        }
     }
 
     fn slot(&self, k: u64) -> Option<usize> {

@@ -52,9 +52,9 @@
 //!   is one pass over the outstanding segments per ACK received in recovery (O(window), no
 //!   allocation). Recovery ends at a cumulative ACK ≥ `RecoveryPoint`; cwnd stays at
 //!   ssthresh. A new recovery after a timeout waits until `SND.UNA ≥ RecoveryPoint` (§5.1).
-//! - **Limited transmit** (RFC 3042), if enabled: on each duplicate ACK below DupThresh one
-//!   more segment of new data may go, i.e. new data is allowed up to `cwnd + dupacks·MSS`
-//!   (≤ cwnd + 2·MSS); cwnd is unchanged. For SACK, RFC 6675 §5 step (3): new data while
+//! - **Limited transmit** (RFC 3042), if enabled: on the first and second duplicate ACKs
+//!   (and only below DupThresh) one more segment of new data may go each, i.e. new data is
+//!   allowed up to `cwnd + min(dupacks, 2)·MSS`; cwnd is unchanged. For SACK, RFC 6675 §5 step (3): new data while
 //!   `cwnd − pipe ≥ MSS`, except while repairing after a timeout (`SND.UNA < recover`),
 //!   where the cwnd rule above (with no allowance) governs.
 //! - **Fast retransmit** restarts the retransmission timer and cancels RTT timing, as BSD and
@@ -176,7 +176,11 @@ impl TcpSender {
     pub fn new(cfg: &TcpConfig, app: App) -> Self {
         let p = cfg.params();
         let mss = p.mss as u64;
-        let sb_segments = if p.variant == Variant::Sack { (p.rwnd.div_ceil(mss) + 2) as usize } else { 0 };
+        let sb_segments = if p.variant == Variant::Sack {
+            (p.rwnd.div_ceil(mss) + 2) as usize
+        } else {
+            0
+        };
         TcpSender {
             variant: p.variant,
             mss,
@@ -465,7 +469,10 @@ impl TcpSender {
         let flight = (self.snd_max - self.snd_una).saturating_sub(self.lt_sent);
         self.ssthresh = (flight / 2).max(2 * self.mss);
         self.recover = Some(self.snd_max);
-        self.recovery = Some(Recovery { point: self.snd_max, partial_seen: false });
+        self.recovery = Some(Recovery {
+            point: self.snd_max,
+            partial_seen: false,
+        });
         self.stats.fast_recoveries += 1;
         // Retransmit the first unacknowledged segment; restart the timer, stop RTT timing.
         self.pending_rtx = Some(self.snd_una);
@@ -498,7 +505,8 @@ impl TcpSender {
         }
         if self.sb.n_sacked() == 0 {
             // Nothing SACKed: nothing is lost; (a) counts all, (b) the retransmitted part.
-            self.pipe = (self.snd_max - self.snd_una) + self.high_rxt.min(self.snd_max).saturating_sub(self.snd_una);
+            self.pipe = (self.snd_max - self.snd_una)
+                + self.high_rxt.min(self.snd_max).saturating_sub(self.snd_una);
             return;
         }
         let first = self.snd_una / self.mss;
@@ -657,7 +665,7 @@ impl TcpSender {
             && self.variant != Variant::Sack
             && self.dupacks < self.dupthresh
         {
-            self.dupacks as u64 * self.mss
+            self.dupacks.min(2) as u64 * self.mss
         } else {
             0
         };
@@ -678,9 +686,9 @@ impl TcpSender {
         if end > self.snd_max {
             self.snd_max = end;
         }
-        if self.recovery.is_none() && !self.pipe_mode() {
-            self.snd_nxt = self.snd_nxt.max(end);
-        } else if end > self.snd_nxt && !retransmission {
+        // The current sweep moves on when this segment is its next one (new data, or
+        // go-back-N); retransmissions picked out of order (fast, partial-ACK, NextSeg) leave it.
+        if s == self.snd_nxt {
             self.snd_nxt = end;
         }
         self.stats.segments_sent += 1;
@@ -697,7 +705,11 @@ impl TcpSender {
             // RFC 6298 (5.1): start the timer if it is not running.
             self.rto_deadline = Some(now + self.rtt.rto());
         }
-        Segment { seq: s, len: len as u32, retransmission }
+        Segment {
+            seq: s,
+            len: len as u32,
+            retransmission,
+        }
     }
 
     /// The retransmission timer, if it has expired at `now`; otherwise nothing.

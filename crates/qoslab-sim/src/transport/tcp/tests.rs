@@ -37,6 +37,9 @@ struct Wire {
     /// (segment start, n-th transmission to drop, 1-based)
     drops: Vec<(u64, u32)>,
     tx_count: HashMap<u64, u32>,
+    /// Indices (0-based, in sending order) of the receiver's ACKs to drop.
+    ack_drops: Vec<u64>,
+    acks_sent: u64,
     heap: BinaryHeap<Reverse<(Time, u64)>>,
     evs: Vec<Option<Ev>>,
     log: Vec<Log>,
@@ -44,7 +47,13 @@ struct Wire {
 }
 
 impl Wire {
-    fn new(p: TcpParams, app: App, delay_ms: u64, rate: Option<Rate>, drops: &[(u64, u32)]) -> Wire {
+    fn new(
+        p: TcpParams,
+        app: App,
+        delay_ms: u64,
+        rate: Option<Rate>,
+        drops: &[(u64, u32)],
+    ) -> Wire {
         let cfg = TcpConfig::new(p).unwrap();
         Wire {
             tx: TcpSender::new(&cfg, app),
@@ -56,6 +65,8 @@ impl Wire {
             link_free: Time::ZERO,
             drops: drops.to_vec(),
             tx_count: HashMap::new(),
+            ack_drops: Vec::new(),
+            acks_sent: 0,
             heap: BinaryHeap::new(),
             evs: Vec::new(),
             log: Vec::new(),
@@ -73,19 +84,41 @@ impl Wire {
         let mss = self.cfg.params().mss as u64;
         let rwnd = self.cfg.params().rwnd;
         for _ in 0..100_000 {
-            let Some(seg) = self.tx.poll_transmit(self.now) else { return };
+            let Some(seg) = self.tx.poll_transmit(self.now) else {
+                return;
+            };
             let una = self.tx.snd_una();
             // The receiver window caps everything outstanding.
             assert!(seg.end() - una <= rwnd, "beyond rwnd: {seg:?} una {una}");
             if !seg.retransmission {
                 if self.cfg.variant() == Variant::Sack && self.tx.in_recovery() {
-                    assert!(self.tx.pipe() <= self.tx.cwnd(), "pipe {} > cwnd {}", self.tx.pipe(), self.tx.cwnd());
+                    assert!(
+                        self.tx.pipe() <= self.tx.cwnd(),
+                        "pipe {} > cwnd {}",
+                        self.tx.pipe(),
+                        self.tx.cwnd()
+                    );
                 } else if self.tx.in_recovery() {
                     // Reno/NewReno: the inflated cwnd is the limit.
-                    assert!(seg.end() - una <= self.tx.cwnd(), "{seg:?} una {una} cwnd {}", self.tx.cwnd());
+                    assert!(
+                        seg.end() - una <= self.tx.cwnd(),
+                        "{seg:?} una {una} cwnd {}",
+                        self.tx.cwnd()
+                    );
                 } else {
-                    // cwnd plus at most two limited-transmit segments.
-                    assert!(seg.end() - una <= self.tx.cwnd() + 2 * mss, "{seg:?} una {una} cwnd {}", self.tx.cwnd());
+                    // cwnd plus at most two limited-transmit segments (SACK: pipe-governed,
+                    // at most DupThresh - 1 SACKed segments outside recovery).
+                    let p = self.cfg.params();
+                    let lt = if p.variant == Variant::Sack {
+                        (p.dupack_threshold as u64).max(3) - 1
+                    } else {
+                        2
+                    };
+                    assert!(
+                        seg.end() - una <= self.tx.cwnd() + lt * mss,
+                        "{seg:?} una {una} cwnd {}",
+                        self.tx.cwnd()
+                    );
                 }
             }
             self.log.push(Log::Sent(self.now, seg));
@@ -109,6 +142,10 @@ impl Wire {
     }
 
     fn send_ack(&mut self, ack: Ack) {
+        self.acks_sent += 1;
+        if self.ack_drops.contains(&(self.acks_sent - 1)) {
+            return;
+        }
         self.schedule(self.now + self.delay, Ev::Ack(ack));
     }
 
@@ -119,7 +156,9 @@ impl Wire {
             let wire = self.heap.peek().map(|r| r.0 .0);
             let t_tx = self.tx.poll_timeout();
             let t_rx = self.rx.poll_timeout();
-            let Some(next) = [wire, t_tx, t_rx].into_iter().flatten().min() else { return };
+            let Some(next) = [wire, t_tx, t_rx].into_iter().flatten().min() else {
+                return;
+            };
             if next > until {
                 return;
             }
@@ -167,7 +206,12 @@ impl Wire {
 }
 
 fn params(variant: Variant) -> TcpParams {
-    TcpParams { variant, mss: 1000, rwnd: 1_000_000, ..TcpParams::default() }
+    TcpParams {
+        variant,
+        mss: 1000,
+        rwnd: 1_000_000,
+        ..TcpParams::default()
+    }
 }
 
 const ALL: [Variant; 3] = [Variant::Reno, Variant::NewReno, Variant::Sack];
@@ -189,7 +233,11 @@ fn one_loss_recovers_by_fast_retransmit_in_every_variant() {
         let st = w.tx.stats();
         assert!(w.tx.is_complete(), "{v:?}");
         assert_eq!(w.rx.delivered(), 150_000, "{v:?}");
-        assert_eq!((st.fast_recoveries, st.timeouts, st.retransmits), (1, 0, 1), "{v:?}");
+        assert_eq!(
+            (st.fast_recoveries, st.timeouts, st.retransmits),
+            (1, 0, 1),
+            "{v:?}"
+        );
         // Retransmitted on the third duplicate ACK, at t = 500 ms.
         assert_eq!(w.retransmissions(), vec![(500, 40_000)], "{v:?}");
         assert_eq!(w.tx.ssthresh(), 21_000, "{v:?}");
@@ -200,7 +248,10 @@ fn one_loss_recovers_by_fast_retransmit_in_every_variant() {
 #[test]
 fn limited_transmit_sends_new_data_on_first_two_dupacks() {
     for (lt, expect) in [(true, vec![82_000, 83_000]), (false, vec![])] {
-        let p = TcpParams { limited_transmit: lt, ..params(Variant::NewReno) };
+        let p = TcpParams {
+            limited_transmit: lt,
+            ..params(Variant::NewReno)
+        };
         let mut w = Wire::new(p, App::Bytes(150_000), 50, None, &[(40_000, 1)]);
         w.run();
         // Segments sent between the first duplicate ACK and the fast retransmit.
@@ -230,25 +281,46 @@ fn limited_transmit_sends_new_data_on_first_two_dupacks() {
 // Three losses in one window: segments 40, 45 and 50 of round 4 (first transmissions).
 #[test]
 fn newreno_repairs_one_loss_per_rtt_without_timeout() {
-    let mut w = Wire::new(params(Variant::NewReno), App::Bytes(200_000), 50, None, &[(40_000, 1), (45_000, 1), (50_000, 1)]);
+    let mut w = Wire::new(
+        params(Variant::NewReno),
+        App::Bytes(200_000),
+        50,
+        None,
+        &[(40_000, 1), (45_000, 1), (50_000, 1)],
+    );
     w.run();
     let st = w.tx.stats();
     assert!(w.tx.is_complete());
-    assert_eq!((st.fast_recoveries, st.timeouts, st.partial_acks), (1, 0, 2));
+    assert_eq!(
+        (st.fast_recoveries, st.timeouts, st.partial_acks),
+        (1, 0, 2)
+    );
     // Fast retransmit at 500 ms; the partial ACK for 45 000 comes back one RTT later, the
     // one for 50 000 another RTT later: one retransmission per RTT.
-    assert_eq!(w.retransmissions(), vec![(500, 40_000), (600, 45_000), (700, 50_000)]);
+    assert_eq!(
+        w.retransmissions(),
+        vec![(500, 40_000), (600, 45_000), (700, 50_000)]
+    );
 }
 
 #[test]
 fn reno_times_out_on_several_losses_in_one_window() {
-    let mut w = Wire::new(params(Variant::Reno), App::Bytes(200_000), 50, None, &[(40_000, 1), (45_000, 1), (50_000, 1)]);
+    let mut w = Wire::new(
+        params(Variant::Reno),
+        App::Bytes(200_000),
+        50,
+        None,
+        &[(40_000, 1), (45_000, 1), (50_000, 1)],
+    );
     w.run_until(Time::from_millis(799));
     // Fast retransmit of 40 at 500 ms; its ACK (45 000) is partial and ends Reno's recovery
     // (cwnd = ssthresh = 21 000 < the 58 000 outstanding); the duplicate ACKs for 45 000 may
     // not start a second fast retransmit (ACK not beyond recover = 84 000, ns-2 bugFix_).
     assert_eq!(w.retransmissions(), vec![(500, 40_000)]);
-    assert_eq!((w.tx.stats().fast_recoveries, w.tx.stats().timeouts), (1, 0));
+    assert_eq!(
+        (w.tx.stats().fast_recoveries, w.tx.stats().timeouts),
+        (1, 0)
+    );
     assert_eq!(w.tx.cwnd(), 21_000);
     // The timer, restarted by that partial ACK at 600 ms with RTO = 200 ms, fires at 800 ms.
     // (Five 100 ms samples before 500 ms: RTTVAR 50 -> 37.5 -> 28.1 -> 21.1 -> 15.8, so
@@ -263,19 +335,31 @@ fn reno_times_out_on_several_losses_in_one_window() {
     assert_eq!((w.tx.ssthresh(), w.tx.cwnd()), (28_500, 1000));
     w.run();
     assert!(w.tx.is_complete());
-    assert_eq!((w.tx.stats().fast_recoveries, w.tx.stats().timeouts), (1, 1));
+    assert_eq!(
+        (w.tx.stats().fast_recoveries, w.tx.stats().timeouts),
+        (1, 1)
+    );
 }
 
 #[test]
 fn sack_repairs_all_losses_within_one_rtt() {
-    let mut w = Wire::new(params(Variant::Sack), App::Bytes(200_000), 50, None, &[(40_000, 1), (45_000, 1), (50_000, 1)]);
+    let mut w = Wire::new(
+        params(Variant::Sack),
+        App::Bytes(200_000),
+        50,
+        None,
+        &[(40_000, 1), (45_000, 1), (50_000, 1)],
+    );
     w.run();
     let st = w.tx.stats();
     assert!(w.tx.is_complete());
     assert_eq!((st.fast_recoveries, st.timeouts), (1, 0));
     // Fast retransmit at 500 ms; 45 and 50 are IsLost() (>= 3 SACKed segments above) and
     // go as soon as pipe falls below cwnd, during the next round of ACKs at 600 ms.
-    assert_eq!(w.retransmissions(), vec![(500, 40_000), (600, 45_000), (600, 50_000)]);
+    assert_eq!(
+        w.retransmissions(),
+        vec![(500, 40_000), (600, 45_000), (600, 50_000)]
+    );
     assert_eq!(w.tx.ssthresh(), 21_000);
 }
 
@@ -283,7 +367,13 @@ fn sack_repairs_all_losses_within_one_rtt() {
 fn lost_retransmission_times_out_backs_off_and_takes_no_rtt_sample() {
     for v in ALL {
         // The fast retransmission of 40 (its 2nd transmission) is lost too.
-        let mut w = Wire::new(params(v), App::Bytes(150_000), 50, None, &[(40_000, 1), (40_000, 2)]);
+        let mut w = Wire::new(
+            params(v),
+            App::Bytes(150_000),
+            50,
+            None,
+            &[(40_000, 1), (40_000, 2)],
+        );
         w.run_until(Time::from_millis(699));
         assert_eq!(w.tx.stats().timeouts, 0);
         let samples = w.tx.stats().rtt_samples;
@@ -292,15 +382,27 @@ fn lost_retransmission_times_out_backs_off_and_takes_no_rtt_sample() {
         // Timer restarted at the fast retransmit (500 ms) with RTO 200 ms.
         w.run_until(Time::from_millis(700));
         assert_eq!(w.tx.stats().timeouts, 1, "{v:?}");
-        assert_eq!(w.tx.rto(), Duration::from_millis(400), "{v:?}: backoff doubles");
+        assert_eq!(
+            w.tx.rto(),
+            Duration::from_millis(400),
+            "{v:?}: backoff doubles"
+        );
         assert_eq!(w.tx.cwnd(), 1000);
         // The 3rd transmission arrives at 750 ms; the receiver held everything sent before
         // the timeout, so the ACK at 800 ms covers it all (and slow start sends new data):
         // Karn, no sample from that ACK; the backoff stays.
         let sent_before = w.tx.snd_max();
         w.run_until(Time::from_millis(800));
-        assert_eq!((w.tx.snd_una(), w.rx.delivered()), (sent_before, sent_before), "{v:?}");
-        assert_eq!((w.tx.stats().rtt_samples, w.tx.srtt()), (samples, srtt), "{v:?}");
+        assert_eq!(
+            (w.tx.snd_una(), w.rx.delivered()),
+            (sent_before, sent_before),
+            "{v:?}"
+        );
+        assert_eq!(
+            (w.tx.stats().rtt_samples, w.tx.srtt()),
+            (samples, srtt),
+            "{v:?}"
+        );
         assert_eq!(w.tx.rto(), Duration::from_millis(400), "{v:?}");
         // The next new segment sent is timed; its sample ends the backoff.
         w.run();
@@ -314,10 +416,25 @@ fn lost_retransmission_times_out_backs_off_and_takes_no_rtt_sample() {
 fn repeated_timeouts_double_the_rto_each_time() {
     // Segment 0 is lost four times: RTO 1 s (initial), then 2 s, 4 s, 8 s.
     let p = params(Variant::NewReno);
-    let mut w = Wire::new(p, App::Bytes(1000), 50, None, &[(0, 1), (0, 2), (0, 3), (0, 4)]);
+    let mut w = Wire::new(
+        p,
+        App::Bytes(1000),
+        50,
+        None,
+        &[(0, 1), (0, 2), (0, 3), (0, 4)],
+    );
     w.run();
-    let timeouts: Vec<_> =
-        w.log.iter().filter_map(|l| if let Log::Timeout(t) = l { Some(t.as_nanos() / 1_000_000) } else { None }).collect();
+    let timeouts: Vec<_> = w
+        .log
+        .iter()
+        .filter_map(|l| {
+            if let Log::Timeout(t) = l {
+                Some(t.as_nanos() / 1_000_000)
+            } else {
+                None
+            }
+        })
+        .collect();
     assert_eq!(timeouts, vec![1000, 3000, 7000, 15_000]);
     assert!(w.tx.is_complete());
     // First sample (Karn-valid) never came: SRTT still unset.
@@ -326,7 +443,10 @@ fn repeated_timeouts_double_the_rto_each_time() {
 
 #[test]
 fn delayed_ack_timer_acknowledges_a_lone_segment() {
-    let p = TcpParams { delayed_ack: Some(Duration::from_millis(100)), ..params(Variant::Reno) };
+    let p = TcpParams {
+        delayed_ack: Some(Duration::from_millis(100)),
+        ..params(Variant::Reno)
+    };
     let mut w = Wire::new(p, App::Bytes(1000), 50, None, &[]);
     w.run_until(Time::from_millis(199));
     assert!(!w.tx.is_complete());
@@ -343,7 +463,10 @@ fn receiver_window_limits_throughput_to_window_per_rtt() {
     // rwnd 10 000 B, RTT 100 ms + 10 serialisations of 1040 B at 100 Mb/s (83.2 us each) on
     // the first round only; in steady state each ACK releases one segment: the flight is
     // the window, and throughput = rwnd / RTT' with RTT' = 100 ms + 83.2 us.
-    let p = TcpParams { rwnd: 10_000, ..params(Variant::Sack) };
+    let p = TcpParams {
+        rwnd: 10_000,
+        ..params(Variant::Sack)
+    };
     let mut w = Wire::new(p, App::Bulk, 50, Some(Rate::from_mbps(100)), &[]);
     w.run_until(Time::from_secs(2));
     let d0 = w.rx.delivered();
@@ -351,21 +474,47 @@ fn receiver_window_limits_throughput_to_window_per_rtt() {
     let rate = (w.rx.delivered() - d0) as f64 / 8.0; // bytes per second
     let expect = 10_000.0 / 0.100_083_2;
     assert!((rate - expect).abs() / expect < 0.01, "{rate} vs {expect}");
-    assert!(w.tx.cwnd() > 10_000, "cwnd grows beyond rwnd; rwnd is the limit");
+    assert!(
+        w.tx.cwnd() > 10_000,
+        "cwnd grows beyond rwnd; rwnd is the limit"
+    );
 }
 
 #[test]
 fn finite_transfer_with_short_last_segment_completes() {
     for v in ALL {
-        let mut w = Wire::new(params(v), App::Bytes(10_500), 10, Some(Rate::from_mbps(10)), &[(10_000, 1)]);
+        let mut w = Wire::new(
+            params(v),
+            App::Bytes(10_500),
+            10,
+            Some(Rate::from_mbps(10)),
+            &[(10_000, 1)],
+        );
         w.run();
         assert!(w.tx.is_complete(), "{v:?}");
         assert_eq!(w.rx.delivered(), 10_500);
-        let last = w.log.iter().rev().find_map(|l| if let Log::Sent(_, s) = l { Some(*s) } else { None });
-        assert_eq!(last, Some(Segment { seq: 10_000, len: 500, retransmission: true }));
+        let last = w.log.iter().rev().find_map(|l| {
+            if let Log::Sent(_, s) = l {
+                Some(*s)
+            } else {
+                None
+            }
+        });
+        assert_eq!(
+            last,
+            Some(Segment {
+                seq: 10_000,
+                len: 500,
+                retransmission: true
+            })
+        );
         // Lost tail segment: no duplicate ACKs can follow it, so it is the timer's job.
         assert_eq!(w.tx.stats().timeouts, 1, "{v:?}");
-        assert_eq!(w.tx.poll_timeout(), None, "timer off once all is acknowledged");
+        assert_eq!(
+            w.tx.poll_timeout(),
+            None,
+            "timer off once all is acknowledged"
+        );
     }
 }
 
@@ -373,7 +522,10 @@ fn finite_transfer_with_short_last_segment_completes() {
 fn slow_start_and_congestion_avoidance_growth() {
     // No loss, rwnd large, ssthresh forced low by a timeout is awkward; instead use an
     // rwnd-sized initial ssthresh: rwnd = 8 000 so slow start ends at cwnd >= 8 000.
-    let p = TcpParams { rwnd: 8000, ..params(Variant::NewReno) };
+    let p = TcpParams {
+        rwnd: 8000,
+        ..params(Variant::NewReno)
+    };
     let mut w = Wire::new(p, App::Bulk, 50, None, &[]);
     // Rounds: cwnd 2000 -> 4000 (t=100) -> 8000 (t=200). At t=300 the 8 ACKs of round 2
     // are in congestion avoidance (cwnd >= ssthresh = 8000): each adds 1000*1000/cwnd.
@@ -389,7 +541,11 @@ fn slow_start_and_congestion_avoidance_growth() {
 /// SACK information arriving while go-back-N resends: no burst of new data at cwnd = 1 MSS.
 #[test]
 fn sack_after_timeout_sends_no_burst() {
-    let p = TcpParams { variant: Variant::Sack, rwnd: 20_000, ..params(Variant::Sack) };
+    let p = TcpParams {
+        variant: Variant::Sack,
+        rwnd: 20_000,
+        ..params(Variant::Sack)
+    };
     let drops = [(30_000, 1), (3000, 1), (11_000, 1), (30_000, 2)];
     let mut w = Wire::new(p, App::Bytes(45_001), 20, Some(Rate::from_mbps(2)), &drops);
     w.run(); // the window rules are asserted at every transmission
@@ -407,7 +563,7 @@ proptest! {
         .. ProptestConfig::default()
     })]
 
-    /// Over random drop patterns: all data is delivered, the sender's cumulative ACK point
+    /// Over random drop patterns (data and ACKs): all data is delivered, the sender's cumulative ACK point
     /// never passes the receiver's delivery (checked at every ACK by the wire) and equals it
     /// at the end, and the window rules hold at every transmission (checked in `pump`).
     #[test]
@@ -419,6 +575,7 @@ proptest! {
         segments in 1u64..80,
         tail in 0u64..1000,
         drops in proptest::collection::vec((0u64..80, 1u32..3), 0..15),
+        ack_drops in proptest::collection::vec(0u64..150, 0..10),
     ) {
         let p = TcpParams {
             variant: ALL[v],
@@ -431,6 +588,7 @@ proptest! {
         let drops: Vec<_> = drops.into_iter().map(|(k, n)| (k * 1000, n)).collect();
         let rate = bottleneck.then_some(Rate::from_mbps(2));
         let mut w = Wire::new(p, App::Bytes(total), 20, rate, &drops);
+        w.ack_drops = ack_drops;
         w.run();
         prop_assert!(w.tx.is_complete());
         prop_assert_eq!(w.rx.delivered(), total);
@@ -441,4 +599,3 @@ proptest! {
         prop_assert_eq!(st.bytes_sent, w.log.iter().map(|l| if let Log::Sent(_, s) = l { s.len as u64 } else { 0 }).sum::<u64>());
     }
 }
-
