@@ -33,7 +33,7 @@ use qoslab_algo::Duration;
 use super::error::ErrorKind;
 use super::reader::{Field, Res, Tbl};
 use super::spec::{FlowKind, Limit, TcpSpec, TcpVariant};
-use super::units;
+use super::units::{self, show};
 use super::value::Kind;
 
 pub(crate) const TCP_KEYS: &[&str] = &[
@@ -130,7 +130,7 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
     let max_rto = duration_or(t, "max_rto", Duration::from_secs(60))?;
     if min_rto > max_rto {
         let f = t.get("max_rto").or_else(|| t.get("min_rto"));
-        let msg = format!("min_rto = {min_rto} is above max_rto = {max_rto}: need min_rto <= max_rto");
+        let msg = format!("min_rto = {} is above max_rto = {}: need min_rto <= max_rto", show(min_rto), show(max_rto));
         return Err(match f {
             Some(f) => f.err(ErrorKind::Relation, msg),
             None => t.err(ErrorKind::Relation, msg),

@@ -10,7 +10,8 @@ use qoslab_algo::Duration;
 use super::error::{line_col, ErrorKind, ScenarioError};
 use super::flow;
 use super::queue;
-use super::reader::{edit_distance, instances, Cx, Field, Res, Tbl};
+use super::units::show;
+use super::reader::{close_enough, edit_distance, instances, Cx, Field, Res, Tbl};
 use super::spec::{FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, OutputSpec, Scenario};
 use super::value::{parse_document, Key, Kind, Val};
 
@@ -91,7 +92,7 @@ impl<'a> Parser<'a> {
                 if w >= duration {
                     return Err(f.err(
                         ErrorKind::Relation,
-                        format!("must be below duration = {duration} (statistics cover [warmup, duration))"),
+                        format!("must be below duration = {} (statistics cover [warmup, duration))", show(duration)),
                     ));
                 }
                 w
@@ -341,7 +342,7 @@ impl<'a> Parser<'a> {
                     Some(f) => {
                         let s = f.clone().duration()?;
                         if s <= start {
-                            return Err(f.err(ErrorKind::Relation, format!("must be after start = {start}")));
+                            return Err(f.err(ErrorKind::Relation, format!("must be after start = {}", show(start))));
                         }
                         Some(s)
                     }
@@ -437,13 +438,13 @@ fn reachable(adj: &[Vec<usize>], cache: &mut [Option<Vec<bool>>], src: usize, ds
     seen[dst]
 }
 
-/// The name in `names` closest to `name` (edit distance at most 2).
+/// The name in `names` closest to `name`, if close enough to be a typo of it.
 fn closest<'n>(name: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
     let candidates: Vec<&str> = names.collect();
     candidates
         .iter()
         .map(|c| (edit_distance(name, c), *c))
-        .filter(|(d, _)| *d <= 2)
+        .filter(|(d, _)| *d <= close_enough(name))
         .min_by_key(|(d, c)| (*d, *c))
         .map(|(_, c)| c)
 }

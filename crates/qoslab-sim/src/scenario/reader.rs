@@ -229,7 +229,13 @@ impl<'a> Field<'a> {
         match &f.v.kind {
             Kind::Str(s) => {
                 let s = f.substitute(s)?;
-                parse(&s).map_err(|e| f.err(ErrorKind::BadValue, format!("{e}: expected {what}, e.g. \"{example}\"")))
+                parse(&s).map_err(|e| {
+                    let msg = match e {
+                        UnitError::Negative | UnitError::NotWhole { .. } | UnitError::TooLarge => e.to_string(),
+                        _ => format!("{e}; write {what} such as \"{example}\""),
+                    };
+                    f.err(ErrorKind::BadValue, msg)
+                })
             }
             Kind::Int(_) | Kind::Float(_) => Err(f.err(
                 ErrorKind::BadValue,
@@ -406,12 +412,18 @@ pub(crate) fn quoted_list(choices: &[&str]) -> String {
     choices.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", ")
 }
 
-/// The allowed key closest to `key` (edit distance at most 2), for "did you mean".
+/// The largest edit distance at which `word` is taken for a typo of another word:
+/// one edit per three characters, at least one.
+pub(crate) fn close_enough(word: &str) -> usize {
+    (word.chars().count() / 3).max(1)
+}
+
+/// The allowed key closest to `key` (see [`close_enough`]), for "did you mean".
 fn suggest<'k>(key: &str, allowed: &[&'k str]) -> Option<&'k str> {
     allowed
         .iter()
         .map(|a| (edit_distance(key, a), *a))
-        .filter(|(d, _)| *d <= 2)
+        .filter(|(d, _)| *d <= close_enough(key))
         .min_by_key(|(d, _)| *d)
         .map(|(_, a)| a)
 }
@@ -439,7 +451,10 @@ mod tests {
         assert_eq!(edit_distance("min_th", "min_th"), 0);
         assert_eq!(edit_distance("minth", "min_th"), 1);
         assert_eq!(edit_distance("mxa_p", "max_p"), 2);
+        assert_eq!(edit_distance("", "ab"), 2);
         assert_eq!(suggest("minth", &["min_th", "max_th"]), Some("min_th"));
         assert_eq!(suggest("colour", &["min_th", "max_th"]), None);
+        // "rate" is not a typo of "name" (two edits in four letters)
+        assert_eq!(suggest("rate", &["name"]), None);
     }
 }

@@ -232,6 +232,18 @@ fn decimal_to_f64(d: Decimal) -> f64 {
     d.mantissa as f64 / libm::pow(10.0, f64::from(d.frac_digits))
 }
 
+/// A duration in the largest of s, ms, us, ns that shows it exactly (`"1500ms"`), for messages.
+pub fn show(d: Duration) -> String {
+    let ns = d.as_nanos();
+    match ns {
+        0 => "0s".to_string(),
+        _ if ns % 1_000_000_000 == 0 => format!("{}s", ns / 1_000_000_000),
+        _ if ns % 1_000_000 == 0 => format!("{}ms", ns / 1_000_000),
+        _ if ns % 1_000 == 0 => format!("{}us", ns / 1_000),
+        _ => format!("{ns}ns"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,6 +284,14 @@ mod tests {
         // 2^64 ns ≈ 584 years: 20 000 000 000 s does not fit
         assert_eq!(parse_duration("20000000000s"), Err(UnitError::TooLarge));
         assert_eq!(parse_duration("99999999999999999999999999999999999999999s"), Err(UnitError::TooLarge));
+    }
+
+    #[test]
+    fn show_is_exact_and_parses_back() {
+        for (ns, text) in [(0, "0s"), (5_000_000_000, "5s"), (1_500_000_000, "1500ms"), (200_000, "200us"), (7, "7ns")] {
+            assert_eq!(show(Duration(ns)), text);
+            assert_eq!(parse_duration(text), Ok(Duration(ns)));
+        }
     }
 
     #[test]
