@@ -44,7 +44,10 @@ fn run(case: &Case) -> Result<(), String> {
             }
             if let Some(kind) = &case.kind {
                 if e.kind().name() != kind {
-                    return Err(format!("error `{shown}` is {:?}, expected {kind}", e.kind()));
+                    return Err(format!(
+                        "error `{shown}` is {:?}, expected {kind}",
+                        e.kind()
+                    ));
                 }
             }
             let Some(line) = case.line else {
@@ -86,7 +89,13 @@ fn cases() {
             failures.push(format!("{}: {why}", case.name));
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.case.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.case.len(),
+        failures.join("\n")
+    );
 }
 
 /// Every error kind except Io (tested in `scenario_files.rs`) has a case.
@@ -94,8 +103,19 @@ fn cases() {
 fn every_error_kind_is_covered() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios/cases.toml");
     let cases: Cases = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    for kind in [ErrorKind::Syntax, ErrorKind::UnknownKey, ErrorKind::BadValue, ErrorKind::Dangling, ErrorKind::Relation]
-    {
-        assert!(cases.case.iter().any(|c| c.kind.as_deref() == Some(kind.name())), "no case of kind {kind:?}");
+    for kind in [
+        ErrorKind::Syntax,
+        ErrorKind::UnknownKey,
+        ErrorKind::BadValue,
+        ErrorKind::Dangling,
+        ErrorKind::Relation,
+    ] {
+        assert!(
+            cases
+                .case
+                .iter()
+                .any(|c| c.kind.as_deref() == Some(kind.name())),
+            "no case of kind {kind:?}"
+        );
     }
 }

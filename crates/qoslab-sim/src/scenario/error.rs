@@ -43,43 +43,54 @@ impl ErrorKind {
 /// from 0 in file order (`link[3]` is the fourth `[[link]]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
-    pub(crate) kind: ErrorKind,
-    pub(crate) file: String,
+    // Boxed: errors travel through every accessor of the parser, keep `Result` small.
+    inner: Box<Inner>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Inner {
+    pub kind: ErrorKind,
+    pub file: String,
     /// 1-based line and column (in characters).
-    pub(crate) pos: Option<(usize, usize)>,
-    pub(crate) path: String,
-    pub(crate) value: Option<String>,
+    pub pos: Option<(usize, usize)>,
+    pub path: String,
+    pub value: Option<String>,
     /// The instance `i` of a table with `count`.
-    pub(crate) instance: Option<u32>,
-    pub(crate) message: String,
+    pub instance: Option<u32>,
+    pub message: String,
 }
 
 impl ScenarioError {
+    pub(crate) fn new(inner: Inner) -> Self {
+        ScenarioError {
+            inner: Box::new(inner),
+        }
+    }
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.inner.kind
     }
     pub fn file(&self) -> &str {
-        &self.file
+        &self.inner.file
     }
     /// 1-based line, if the error has a position.
     pub fn line(&self) -> Option<usize> {
-        self.pos.map(|p| p.0)
+        self.inner.pos.map(|p| p.0)
     }
     /// 1-based column in characters, if the error has a position.
     pub fn column(&self) -> Option<usize> {
-        self.pos.map(|p| p.1)
+        self.inner.pos.map(|p| p.1)
     }
     /// Key path such as `link[3].queue.max_p` (empty for syntax and I/O errors).
     pub fn path(&self) -> &str {
-        &self.path
+        &self.inner.path
     }
     /// What is wrong and what is allowed.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.inner.message
     }
 
     pub(crate) fn io(file: &str, err: &std::io::Error) -> Self {
-        ScenarioError {
+        ScenarioError::new(Inner {
             kind: ErrorKind::Io,
             file: file.to_string(),
             pos: None,
@@ -87,28 +98,29 @@ impl ScenarioError {
             value: None,
             instance: None,
             message: format!("cannot read: {err}"),
-        }
+        })
     }
 }
 
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some((line, col)) = self.pos {
+        let e = &*self.inner;
+        write!(f, "{}", e.file)?;
+        if let Some((line, col)) = e.pos {
             write!(f, ":{line}:{col}")?;
         }
         write!(f, ": ")?;
-        if !self.path.is_empty() {
-            write!(f, "{}", self.path)?;
-            if let Some(v) = &self.value {
+        if !e.path.is_empty() {
+            write!(f, "{}", e.path)?;
+            if let Some(v) = &e.value {
                 write!(f, " = {v}")?;
             }
-            if let Some(i) = self.instance {
+            if let Some(i) = e.instance {
                 write!(f, " (i = {i})")?;
             }
             write!(f, ": ")?;
         }
-        write!(f, "{}", self.message)
+        write!(f, "{}", e.message)
     }
 }
 
@@ -145,7 +157,7 @@ mod tests {
 
     #[test]
     fn display_format() {
-        let e = ScenarioError {
+        let inner = Inner {
             kind: ErrorKind::BadValue,
             file: "dumbbell.toml".into(),
             pos: Some((27, 11)),
@@ -154,8 +166,19 @@ mod tests {
             instance: None,
             message: "must be in (0, 1]".into(),
         };
-        assert_eq!(e.to_string(), "dumbbell.toml:27:11: link[3].queue.max_p = 1.5: must be in (0, 1]");
-        let e = ScenarioError { value: None, instance: Some(7), ..e };
-        assert_eq!(e.to_string(), "dumbbell.toml:27:11: link[3].queue.max_p (i = 7): must be in (0, 1]");
+        let e = ScenarioError::new(inner.clone());
+        assert_eq!(
+            e.to_string(),
+            "dumbbell.toml:27:11: link[3].queue.max_p = 1.5: must be in (0, 1]"
+        );
+        let e = ScenarioError::new(Inner {
+            value: None,
+            instance: Some(7),
+            ..inner
+        });
+        assert_eq!(
+            e.to_string(),
+            "dumbbell.toml:27:11: link[3].queue.max_p (i = 7): must be in (0, 1]"
+        );
     }
 }

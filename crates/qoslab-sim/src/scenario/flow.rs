@@ -90,7 +90,10 @@ fn positive_duration_or(t: &Tbl<'_>, key: &str, default: Duration) -> Res<Durati
         Some(f) => {
             let d = f.clone().duration()?;
             if d == Duration::ZERO {
-                Err(f.err(ErrorKind::BadValue, "must be > 0 (a zero timeout would fire in the same instant forever)"))
+                Err(f.err(
+                    ErrorKind::BadValue,
+                    "must be > 0 (a zero timeout would fire in the same instant forever)",
+                ))
             } else {
                 Ok(d)
             }
@@ -130,7 +133,11 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
     let max_rto = duration_or(t, "max_rto", Duration::from_secs(60))?;
     if min_rto > max_rto {
         let f = t.get("max_rto").or_else(|| t.get("min_rto"));
-        let msg = format!("min_rto = {} is above max_rto = {}: need min_rto <= max_rto", show(min_rto), show(max_rto));
+        let msg = format!(
+            "min_rto = {} is above max_rto = {}: need min_rto <= max_rto",
+            show(min_rto),
+            show(max_rto)
+        );
         return Err(match f {
             Some(f) => f.err(ErrorKind::Relation, msg),
             None => t.err(ErrorKind::Relation, msg),
@@ -147,7 +154,10 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
         Some(f) => {
             let b = f.clone().size()?;
             if b == 0 {
-                return Err(f.err(ErrorKind::BadValue, "must be > 0 (omit `bytes` for a bulk transfer)"));
+                return Err(f.err(
+                    ErrorKind::BadValue,
+                    "must be > 0 (omit `bytes` for a bulk transfer)",
+                ));
             }
             Some(b)
         }
@@ -173,7 +183,10 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
 fn rwnd(f: Field<'_>, mss: u32) -> Res<u64> {
     let f = f.per_instance()?;
     let Kind::Str(_) = &f.v.kind else {
-        return Err(f.err(ErrorKind::BadValue, "a window needs a unit: a size such as \"64KB\" or segments \"100p\""));
+        return Err(f.err(
+            ErrorKind::BadValue,
+            "a window needs a unit: a size such as \"64KB\" or segments \"100p\"",
+        ));
     };
     let text = f.clone().string()?;
     let bytes = match units::parse_limit(&text) {
@@ -197,7 +210,10 @@ fn delayed_ack(f: Field<'_>) -> Res<Option<Duration>> {
         Kind::Bool(false) => return Ok(None),
         Kind::Str(s) if s == "off" => return Ok(None),
         Kind::Bool(true) => {
-            return Err(f.err(ErrorKind::BadValue, "write the delayed-ACK timeout, e.g. \"100ms\", or \"off\""))
+            return Err(f.err(
+                ErrorKind::BadValue,
+                "write the delayed-ACK timeout, e.g. \"100ms\", or \"off\"",
+            ))
         }
         _ => {}
     }
@@ -221,7 +237,11 @@ pub(crate) fn rate_kind(t: &Tbl<'_>, kind: &str) -> Res<FlowKind> {
         return Err(rf.err(ErrorKind::BadValue, "must be > 0"));
     }
     let size = t.req("size")?.size_u32(1)?;
-    Ok(if kind == "cbr" { FlowKind::Cbr { rate, size } } else { FlowKind::Poisson { rate, size } })
+    Ok(if kind == "cbr" {
+        FlowKind::Cbr { rate, size }
+    } else {
+        FlowKind::Poisson { rate, size }
+    })
 }
 
 /// Checks the keys present in a `[defaults.<kind>]` table (values are read when used).

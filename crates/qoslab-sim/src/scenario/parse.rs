@@ -7,38 +7,76 @@ use std::path::Path;
 
 use qoslab_algo::Duration;
 
-use super::error::{line_col, ErrorKind, ScenarioError};
+use super::error::{line_col, ErrorKind, Inner, ScenarioError};
 use super::flow;
 use super::queue;
-use super::units::show;
 use super::reader::{close_enough, edit_distance, instances, Cx, Field, Res, Tbl};
 use super::spec::{FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, OutputSpec, Scenario};
+use super::units::show;
 use super::value::{parse_document, Key, Kind, Val};
 
-const TOP_KEYS: &[&str] = &["name", "seed", "duration", "warmup", "output", "node", "link", "flow", "defaults"];
+const TOP_KEYS: &[&str] = &[
+    "name", "seed", "duration", "warmup", "output", "node", "link", "flow", "defaults",
+];
 const OUTPUT_KEYS: &[&str] = &["sample_interval", "monitor"];
 const NODE_KEYS: &[&str] = &["name", "kind", "count"];
-const LINK_KEYS: &[&str] =
-    &["from", "to", "count", "duplex", "rate", "delay", "queue", "reverse_queue", "loss", "reverse_loss"];
-const LINK_DEFAULT_KEYS: &[&str] = &["duplex", "rate", "delay", "queue", "reverse_queue", "loss", "reverse_loss"];
-const FLOW_COMMON_KEYS: &[&str] = &["name", "count", "src", "dst", "kind", "start", "start_jitter", "stop"];
+const LINK_KEYS: &[&str] = &[
+    "from",
+    "to",
+    "count",
+    "duplex",
+    "rate",
+    "delay",
+    "queue",
+    "reverse_queue",
+    "loss",
+    "reverse_loss",
+];
+const LINK_DEFAULT_KEYS: &[&str] = &[
+    "duplex",
+    "rate",
+    "delay",
+    "queue",
+    "reverse_queue",
+    "loss",
+    "reverse_loss",
+];
+const FLOW_COMMON_KEYS: &[&str] = &[
+    "name",
+    "count",
+    "src",
+    "dst",
+    "kind",
+    "start",
+    "start_jitter",
+    "stop",
+];
 const DEFAULTS_KEYS: &[&str] = &["tcp", "cbr", "poisson", "link"];
 
 /// Reads and validates a scenario file. `file` names it in error messages.
 pub fn parse_str(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
-    let doc = parse_document(text).map_err(|(message, span)| ScenarioError {
-        kind: ErrorKind::Syntax,
-        file: file.to_string(),
-        pos: Some(line_col(text, span.map_or(0, |s| s.start))),
-        path: String::new(),
-        value: None,
-        instance: None,
-        message: format!("invalid TOML: {}", message.trim_end()),
+    let doc = parse_document(text).map_err(|(message, span)| {
+        ScenarioError::new(Inner {
+            kind: ErrorKind::Syntax,
+            file: file.to_string(),
+            pos: Some(line_col(text, span.map_or(0, |s| s.start))),
+            path: String::new(),
+            value: None,
+            instance: None,
+            message: format!("invalid TOML: {}", message.trim_end()),
+        })
     })?;
     let cx = Cx { file, src: text };
     let Kind::Table(entries) = &doc.kind else {
         // `toml` always returns a table for a document; keep the invariant visible anyway.
-        return Err(cx.error(ErrorKind::Syntax, &(0..0), "", None, None, "not a TOML table"));
+        return Err(cx.error(
+            ErrorKind::Syntax,
+            &(0..0),
+            "",
+            None,
+            None,
+            "not a TOML table",
+        ));
     };
     Parser { cx: &cx }.scenario(entries)
 }
@@ -72,7 +110,14 @@ struct Named {
 
 impl<'a> Parser<'a> {
     fn scenario(&self, entries: &'a [(Key, Val)]) -> Res<Scenario> {
-        let root = Tbl { cx: self.cx, entries, span: 0..0, path: String::new(), inst: None, fallback: None };
+        let root = Tbl {
+            cx: self.cx,
+            entries,
+            span: 0..0,
+            path: String::new(),
+            inst: None,
+            fallback: None,
+        };
         root.check_keys(TOP_KEYS, "the top level")?;
 
         let name = match root.get("name") {
@@ -92,7 +137,10 @@ impl<'a> Parser<'a> {
                 if w >= duration {
                     return Err(f.err(
                         ErrorKind::Relation,
-                        format!("must be below duration = {} (statistics cover [warmup, duration))", show(duration)),
+                        format!(
+                            "must be below duration = {} (statistics cover [warmup, duration))",
+                            show(duration)
+                        ),
                     ));
                 }
                 w
@@ -103,28 +151,52 @@ impl<'a> Parser<'a> {
         let links = self.links(&root, &nodes, &node_index, &defaults)?;
         let flows = self.flows(&root, &nodes, &node_index, &links, &defaults)?;
         let output = self.output(&root, &links)?;
-        Ok(Scenario { name, seed, duration, warmup, nodes, links, flows, output })
+        Ok(Scenario {
+            name,
+            seed,
+            duration,
+            warmup,
+            nodes,
+            links,
+            flows,
+            output,
+        })
     }
 
     /// The list under `key` (`[[node]]`, ...), as tables; absent = empty.
     fn table_list(&self, root: &Tbl<'a>, key: &str) -> Res<Vec<Tbl<'a>>> {
-        let Some(f) = root.get(key) else { return Ok(Vec::new()) };
+        let Some(f) = root.get(key) else {
+            return Ok(Vec::new());
+        };
         if f.is_table() {
             return Err(f.err(
                 ErrorKind::BadValue,
-                format!("expected a list of tables: write [[{key}]] (double brackets) for each {key}"),
+                format!(
+                    "expected a list of tables: write [[{key}]] (double brackets) for each {key}"
+                ),
             ));
         }
         f.list()?.into_iter().map(Field::table).collect()
     }
 
     fn defaults(&self, root: &Tbl<'a>) -> Res<AllDefaults<'a>> {
-        let mut d = AllDefaults { tcp: None, cbr: None, poisson: None, link: None };
-        let Some(f) = root.get("defaults") else { return Ok(d) };
+        let mut d = AllDefaults {
+            tcp: None,
+            cbr: None,
+            poisson: None,
+            link: None,
+        };
+        let Some(f) = root.get("defaults") else {
+            return Ok(d);
+        };
         let t = f.table()?;
         t.check_keys(DEFAULTS_KEYS, "[defaults]")?;
-        for (key, slot) in [("tcp", &mut d.tcp), ("cbr", &mut d.cbr), ("poisson", &mut d.poisson), ("link", &mut d.link)]
-        {
+        for (key, slot) in [
+            ("tcp", &mut d.tcp),
+            ("cbr", &mut d.cbr),
+            ("poisson", &mut d.poisson),
+            ("link", &mut d.link),
+        ] {
             let Some(sub) = t.get(key) else { continue };
             let st = sub.table()?;
             // Check the defaults now, so a bad default is reported even if nothing uses it.
@@ -174,7 +246,10 @@ impl<'a> Parser<'a> {
         let mut nodes = Vec::new();
         let mut index: HashMap<String, Named> = HashMap::new();
         for (k, t) in self.table_list(root, "node")?.into_iter().enumerate() {
-            let t = Tbl { path: format!("node[{k}]"), ..t };
+            let t = Tbl {
+                path: format!("node[{k}]"),
+                ..t
+            };
             t.check_keys(NODE_KEYS, "a [[node]]")?;
             for inst in instances(t.count()?) {
                 let t = t.with_inst(inst);
@@ -194,7 +269,13 @@ impl<'a> Parser<'a> {
                         format!("duplicate node name (first defined at line {})", prev.line),
                     ));
                 }
-                index.insert(name.clone(), Named { index: nodes.len(), line });
+                index.insert(
+                    name.clone(),
+                    Named {
+                        index: nodes.len(),
+                        line,
+                    },
+                );
                 nodes.push(NodeSpec { name, kind });
             }
         }
@@ -226,7 +307,11 @@ impl<'a> Parser<'a> {
         let mut links: Vec<LinkSpec> = Vec::new();
         let mut names: HashMap<String, Named> = HashMap::new();
         for (k, t) in self.table_list(root, "link")?.into_iter().enumerate() {
-            let t = Tbl { path: format!("link[{k}]"), ..t }.with_fallback(defaults.link.clone());
+            let t = Tbl {
+                path: format!("link[{k}]"),
+                ..t
+            }
+            .with_fallback(defaults.link.clone());
             t.check_keys(LINK_KEYS, "a [[link]]")?;
             for inst in instances(t.count()?) {
                 let t = t.with_inst(inst);
@@ -235,12 +320,17 @@ impl<'a> Parser<'a> {
                 let from = self.node_ref(from_f.clone(), node_index)?;
                 let to = self.node_ref(to_f.clone(), node_index)?;
                 if from == to {
-                    return Err(to_f.err(ErrorKind::Relation, "a link cannot connect a node to itself"));
+                    return Err(to_f.err(
+                        ErrorKind::Relation,
+                        "a link cannot connect a node to itself",
+                    ));
                 }
                 let duplex = t.get("duplex").map_or(Ok(true), Field::bool)?;
                 let rate = positive_rate(t.req("rate")?)?;
                 let delay = t.req("delay")?.duration()?;
-                let queue = t.get("queue").map_or_else(|| Ok(queue::default_queue()), queue::queue)?;
+                let queue = t
+                    .get("queue")
+                    .map_or_else(|| Ok(queue::default_queue()), queue::queue)?;
                 let loss = t.get("loss").map_or(Ok(None), queue::loss)?;
                 let mut dirs = vec![(from, to, queue.clone(), loss)];
                 if duplex {
@@ -250,7 +340,10 @@ impl<'a> Parser<'a> {
                 } else {
                     for key in ["reverse_queue", "reverse_loss"] {
                         if let Some(f) = t.get(key) {
-                            return Err(f.err(ErrorKind::Relation, "only for duplex links (duplex = false here)"));
+                            return Err(f.err(
+                                ErrorKind::Relation,
+                                "only for duplex links (duplex = false here)",
+                            ));
                         }
                     }
                 }
@@ -263,8 +356,22 @@ impl<'a> Parser<'a> {
                             format!("link {name} is defined twice (first at line {})", prev.line),
                         ));
                     }
-                    names.insert(name.clone(), Named { index: links.len(), line });
-                    links.push(LinkSpec { name, from: a, to: b, rate, delay, queue, loss });
+                    names.insert(
+                        name.clone(),
+                        Named {
+                            index: links.len(),
+                            line,
+                        },
+                    );
+                    links.push(LinkSpec {
+                        name,
+                        from: a,
+                        to: b,
+                        rate,
+                        delay,
+                        queue,
+                        loss,
+                    });
                 }
             }
         }
@@ -287,7 +394,10 @@ impl<'a> Parser<'a> {
         let mut flows = Vec::new();
         let mut names: HashMap<String, Named> = HashMap::new();
         for (k, t) in self.table_list(root, "flow")?.into_iter().enumerate() {
-            let t = Tbl { path: format!("flow[{k}]"), ..t };
+            let t = Tbl {
+                path: format!("flow[{k}]"),
+                ..t
+            };
             let kind = match t.get("kind") {
                 Some(f) => f.with_no_inst().choice(flow::KINDS)?,
                 None => "tcp",
@@ -312,18 +422,29 @@ impl<'a> Parser<'a> {
                         format!("duplicate flow name (first defined at line {})", prev.line),
                     ));
                 }
-                names.insert(name.clone(), Named { index: flows.len(), line });
+                names.insert(
+                    name.clone(),
+                    Named {
+                        index: flows.len(),
+                        line,
+                    },
+                );
                 let src = self.node_ref(t.req("src")?, node_index)?;
                 let dst_f = t.req("dst")?;
                 let dst = self.node_ref(dst_f.clone(), node_index)?;
                 if src == dst {
-                    return Err(dst_f.err(ErrorKind::Relation, "a flow's dst must differ from its src"));
+                    return Err(
+                        dst_f.err(ErrorKind::Relation, "a flow's dst must differ from its src")
+                    );
                 }
                 // Packets must reach dst; TCP's ACKs must also find their way back.
                 if !reachable(&adj, &mut reach, src, dst) {
                     return Err(dst_f.err(
                         ErrorKind::Relation,
-                        format!("unreachable from src \"{}\": no path of links leads there", nodes[src].name),
+                        format!(
+                            "unreachable from src \"{}\": no path of links leads there",
+                            nodes[src].name
+                        ),
                     ));
                 }
                 if kind == "tcp" && !reachable(&adj, &mut reach, dst, src) {
@@ -336,13 +457,18 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 let start = t.get("start").map_or(Ok(Duration::ZERO), Field::duration)?;
-                let start_jitter = t.get("start_jitter").map_or(Ok(Duration::ZERO), Field::duration)?;
+                let start_jitter = t
+                    .get("start_jitter")
+                    .map_or(Ok(Duration::ZERO), Field::duration)?;
                 let stop = match t.get("stop") {
                     None => None,
                     Some(f) => {
                         let s = f.clone().duration()?;
                         if s <= start {
-                            return Err(f.err(ErrorKind::Relation, format!("must be after start = {}", show(start))));
+                            return Err(f.err(
+                                ErrorKind::Relation,
+                                format!("must be after start = {}", show(start)),
+                            ));
                         }
                         Some(s)
                     }
@@ -351,15 +477,28 @@ impl<'a> Parser<'a> {
                     "tcp" => FlowKind::Tcp(flow::tcp(&t)?),
                     other => flow::rate_kind(&t, other)?,
                 };
-                flows.push(FlowSpec { name, src, dst, start, start_jitter, stop, kind });
+                flows.push(FlowSpec {
+                    name,
+                    src,
+                    dst,
+                    start,
+                    start_jitter,
+                    stop,
+                    kind,
+                });
             }
         }
         Ok(flows)
     }
 
     fn output(&self, root: &Tbl<'a>, links: &[LinkSpec]) -> Res<OutputSpec> {
-        let mut out = OutputSpec { sample_interval: None, monitor: Vec::new() };
-        let Some(f) = root.get("output") else { return Ok(out) };
+        let mut out = OutputSpec {
+            sample_interval: None,
+            monitor: Vec::new(),
+        };
+        let Some(f) = root.get("output") else {
+            return Ok(out);
+        };
         let t = f.table()?;
         t.check_keys(OUTPUT_KEYS, "[output]")?;
         if let Some(f) = t.get("sample_interval") {
@@ -373,7 +512,9 @@ impl<'a> Parser<'a> {
             for item in f.list()? {
                 let name = item.clone().string()?;
                 let Some(i) = links.iter().position(|l| l.name == name) else {
-                    let mut msg = "no link with this name (links are named \"A->B\", one per direction)".to_string();
+                    let mut msg =
+                        "no link with this name (links are named \"A->B\", one per direction)"
+                            .to_string();
                     if let Some(close) = closest(&name, links.iter().map(|l| l.name.as_str())) {
                         msg.push_str(&format!("; did you mean \"{close}\"?"));
                     }
@@ -410,13 +551,21 @@ fn nonempty(f: Field<'_>) -> Res<String> {
 fn node_name(f: Field<'_>) -> Res<String> {
     let s = nonempty(f.clone())?;
     if s.contains("->") || s.contains(char::is_whitespace) || s.contains(['{', '}']) {
-        return Err(f.err(ErrorKind::BadValue, "a node name must not contain spaces, braces or \"->\""));
+        return Err(f.err(
+            ErrorKind::BadValue,
+            "a node name must not contain spaces, braces or \"->\"",
+        ));
     }
     Ok(s)
 }
 
 fn file_stem(file: &str) -> String {
-    Path::new(file).file_stem().and_then(|s| s.to_str()).filter(|s| !s.is_empty()).unwrap_or("scenario").to_string()
+    Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .filter(|s| !s.is_empty())
+        .unwrap_or("scenario")
+        .to_string()
 }
 
 /// Whether `dst` is reachable from `src` over the directed links (BFS, cached per source).

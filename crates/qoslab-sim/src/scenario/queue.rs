@@ -64,7 +64,9 @@ const PRECEDENCE_KEYS: &[&str] = &["min_th", "max_th", "max_p", "w_q"];
 
 /// The queue when a link gives none: drop-tail, 50 packets (ns-2's default).
 pub(crate) fn default_queue() -> QueueSpec {
-    QueueSpec::DropTail { limit: DEFAULT_LIMIT }
+    QueueSpec::DropTail {
+        limit: DEFAULT_LIMIT,
+    }
 }
 
 /// `queue = { kind = ..., ... }`; `kind` defaults to `"drop-tail"`.
@@ -85,7 +87,10 @@ pub(crate) fn queue(f: Field<'_>) -> Res<QueueSpec> {
         }
         "red" => {
             t.check_keys(RED_KEYS, "a red queue")?;
-            Ok(QueueSpec::Red { limit, red: red(&t)? })
+            Ok(QueueSpec::Red {
+                limit,
+                red: red(&t)?,
+            })
         }
         _ => {
             t.check_keys(RIO_KEYS, "a rio queue")?;
@@ -108,7 +113,10 @@ fn limit(f: Field<'_>) -> Res<Limit> {
     };
     let l = units::parse_limit(&text).map_err(|e| f.err(ErrorKind::BadValue, format!("{e}")))?;
     if matches!(l, Limit::Packets(0) | Limit::Bytes(0)) {
-        return Err(f.err(ErrorKind::BadValue, "must be > 0 (a queue that holds nothing)"));
+        return Err(f.err(
+            ErrorKind::BadValue,
+            "must be > 0 (a queue that holds nothing)",
+        ));
     }
     Ok(l)
 }
@@ -171,11 +179,17 @@ fn red_core(t: &Tbl<'_>, unit: QueueUnit) -> Res<(f64, f64, f64, f64)> {
     if min_th >= max_th {
         return Err(max_f.err(
             ErrorKind::Relation,
-            format!("must be above min_th = {min_th} (RED, Floyd & Jacobson 1993 §4: min_th < max_th)"),
+            format!(
+                "must be above min_th = {min_th} (RED, Floyd & Jacobson 1993 §4: min_th < max_th)"
+            ),
         ));
     }
-    let max_p = t.get("max_p").map_or(Ok(DEFAULT_MAX_P), Field::prob_open_closed)?;
-    let w_q = t.get("w_q").map_or(Ok(DEFAULT_W_Q), Field::prob_open_closed)?;
+    let max_p = t
+        .get("max_p")
+        .map_or(Ok(DEFAULT_MAX_P), Field::prob_open_closed)?;
+    let w_q = t
+        .get("w_q")
+        .map_or(Ok(DEFAULT_W_Q), Field::prob_open_closed)?;
     Ok((min_th, max_th, max_p, w_q))
 }
 
@@ -200,7 +214,12 @@ fn precedence(f: Field<'_>, unit: QueueUnit) -> Res<RioPrecedenceSpec> {
     let t = f.table()?;
     t.check_keys(PRECEDENCE_KEYS, "a RIO precedence")?;
     let (min_th, max_th, max_p, w_q) = red_core(&t, unit)?;
-    Ok(RioPrecedenceSpec { min_th, max_th, max_p, w_q })
+    Ok(RioPrecedenceSpec {
+        min_th,
+        max_th,
+        max_p,
+        w_q,
+    })
 }
 
 fn rio(t: &Tbl<'_>, limit: Limit) -> Res<QueueSpec> {
@@ -234,7 +253,10 @@ fn rio(t: &Tbl<'_>, limit: Limit) -> Res<QueueSpec> {
                     "must list 2 (In, Out) or 3 (green, yellow, red) precedences, most preferred first",
                 ));
             }
-            items.into_iter().map(|p| precedence(p, queue_unit)).collect::<Res<Vec<_>>>()?
+            items
+                .into_iter()
+                .map(|p| precedence(p, queue_unit))
+                .collect::<Res<Vec<_>>>()?
         }
         None if !any_named => {
             return Err(t.err(
@@ -245,10 +267,16 @@ fn rio(t: &Tbl<'_>, limit: Limit) -> Res<QueueSpec> {
         None => {
             let [g, y, r] = named;
             let Some((g, _)) = g else {
-                return Err(t.err(ErrorKind::BadValue, "missing the In precedence (`in` or `green`)"));
+                return Err(t.err(
+                    ErrorKind::BadValue,
+                    "missing the In precedence (`in` or `green`)",
+                ));
             };
             let Some((y, _)) = y else {
-                return Err(t.err(ErrorKind::BadValue, "missing the Out precedence (`out` or `yellow`)"));
+                return Err(t.err(
+                    ErrorKind::BadValue,
+                    "missing the Out precedence (`out` or `yellow`)",
+                ));
             };
             let mut v = vec![precedence(g, queue_unit)?, precedence(y, queue_unit)?];
             if let Some((r, _)) = r {
@@ -281,7 +309,10 @@ pub(crate) fn loss(f: Field<'_>) -> Res<Option<LossSpec>> {
     t.check_keys(&["packet", "byte"], "a loss table")?;
     let (key, make): (&str, fn(f64) -> LossSpec) = match (t.get("packet"), t.get("byte")) {
         (Some(_), Some(_)) => {
-            return Err(f.err(ErrorKind::Relation, "give either `packet` or `byte` loss, not both"))
+            return Err(f.err(
+                ErrorKind::Relation,
+                "give either `packet` or `byte` loss, not both",
+            ))
         }
         (Some(_), None) => ("packet", |p| LossSpec::Packet { p }),
         (None, Some(_)) => ("byte", |b| LossSpec::Byte { b }),

@@ -14,7 +14,7 @@ use core::ops::Range;
 
 use qoslab_algo::{Duration, Rate};
 
-use super::error::{line_col, ErrorKind, ScenarioError};
+use super::error::{line_col, ErrorKind, Inner, ScenarioError};
 use super::units::{self, UnitError};
 use super::value::{Key, Kind, Val};
 
@@ -54,7 +54,7 @@ impl<'s> Cx<'s> {
         inst: Option<Inst>,
         message: impl Into<String>,
     ) -> ScenarioError {
-        ScenarioError {
+        ScenarioError::new(Inner {
             kind,
             file: self.file.to_string(),
             pos: Some(line_col(self.src, span.start)),
@@ -62,7 +62,7 @@ impl<'s> Cx<'s> {
             value,
             instance: inst.map(|x| x.i),
             message: message.into(),
-        }
+        })
     }
 
     /// The value as written (strings after `{i}` substitution), cut to a readable length.
@@ -70,7 +70,11 @@ impl<'s> Cx<'s> {
         if let (Kind::Str(s), Some(inst)) = (&v.kind, inst) {
             return format!("{:?}", s.replace("{i}", &inst.i.to_string()));
         }
-        let text = self.src.get(v.span.clone()).filter(|t| !t.is_empty()).map(str::to_string);
+        let text = self
+            .src
+            .get(v.span.clone())
+            .filter(|t| !t.is_empty())
+            .map(str::to_string);
         let text = text.unwrap_or_else(|| match &v.kind {
             Kind::Str(s) => format!("{s:?}"),
             Kind::Int(n) => n.to_string(),
@@ -115,7 +119,8 @@ impl<'a> Field<'a> {
     /// An error about this value, showing it.
     pub fn err(&self, kind: ErrorKind, msg: impl Into<String>) -> ScenarioError {
         let shown = self.cx.render(self.v, self.inst);
-        self.cx.error(kind, &self.v.span, &self.path, Some(shown), self.inst, msg)
+        self.cx
+            .error(kind, &self.v.span, &self.path, Some(shown), self.inst, msg)
     }
 
     fn wrong_type(&self, expected: &str) -> ScenarioError {
@@ -141,7 +146,11 @@ impl<'a> Field<'a> {
                     ));
                 }
                 let k = inst.i as usize - 1;
-                Ok(Field { v: &items[k], path: format!("{}[{k}]", self.path), ..self })
+                Ok(Field {
+                    v: &items[k],
+                    path: format!("{}[{k}]", self.path),
+                    ..self
+                })
             }
             _ => Ok(self),
         }
@@ -153,7 +162,10 @@ impl<'a> Field<'a> {
         }
         match self.inst {
             Some(inst) => Ok(s.replace("{i}", &inst.i.to_string())),
-            None => Err(self.err(ErrorKind::Relation, "`{i}` is only defined in a table with `count`")),
+            None => Err(self.err(
+                ErrorKind::Relation,
+                "`{i}` is only defined in a table with `count`",
+            )),
         }
     }
 
@@ -171,7 +183,10 @@ impl<'a> Field<'a> {
         let s = f.clone().string()?;
         match choices.iter().find(|c| **c == s) {
             Some(c) => Ok(c),
-            None => Err(f.err(ErrorKind::BadValue, format!("must be one of {}", quoted_list(choices)))),
+            None => Err(f.err(
+                ErrorKind::BadValue,
+                format!("must be one of {}", quoted_list(choices)),
+            )),
         }
     }
 
@@ -188,7 +203,10 @@ impl<'a> Field<'a> {
         let f = self.per_instance()?;
         match f.v.kind {
             Kind::Int(n) if n >= 0 && n as u64 <= max => Ok(n as u64),
-            Kind::Int(_) => Err(f.err(ErrorKind::BadValue, format!("must be an integer in [0, {max}]"))),
+            Kind::Int(_) => Err(f.err(
+                ErrorKind::BadValue,
+                format!("must be an integer in [0, {max}]"),
+            )),
             _ => Err(f.wrong_type("an integer")),
         }
     }
@@ -231,7 +249,9 @@ impl<'a> Field<'a> {
                 let s = f.substitute(s)?;
                 parse(&s).map_err(|e| {
                     let msg = match e {
-                        UnitError::Negative | UnitError::NotWhole { .. } | UnitError::TooLarge => e.to_string(),
+                        UnitError::Negative | UnitError::NotWhole { .. } | UnitError::TooLarge => {
+                            e.to_string()
+                        }
                         _ => format!("{e}; write {what} such as \"{example}\""),
                     };
                     f.err(ErrorKind::BadValue, msg)
@@ -280,12 +300,17 @@ impl<'a> Field<'a> {
     }
 
     pub fn duration(self) -> Res<Duration> {
-        self.quantity("a duration", "5ms", |s| units::parse_duration(s).map(|d| d.as_nanos()))
-            .map(Duration)
+        self.quantity("a duration", "5ms", |s| {
+            units::parse_duration(s).map(|d| d.as_nanos())
+        })
+        .map(Duration)
     }
 
     pub fn rate(self) -> Res<Rate> {
-        self.quantity("a rate", "100Mbps", |s| units::parse_rate(s).map(|r| r.bps())).map(Rate)
+        self.quantity("a rate", "100Mbps", |s| {
+            units::parse_rate(s).map(|r| r.bps())
+        })
+        .map(Rate)
     }
 
     pub fn size(self) -> Res<u64> {
@@ -323,7 +348,12 @@ impl<'a> Field<'a> {
             Kind::Array(items) => Ok(items
                 .iter()
                 .enumerate()
-                .map(|(k, v)| Field { cx: self.cx, v, path: format!("{}[{k}]", self.path), inst: self.inst })
+                .map(|(k, v)| Field {
+                    cx: self.cx,
+                    v,
+                    path: format!("{}[{k}]", self.path),
+                    inst: self.inst,
+                })
                 .collect()),
             _ => Err(self.wrong_type("a list")),
         }
@@ -364,25 +394,40 @@ impl<'a> Tbl<'a> {
 
     pub fn get(&self, key: &str) -> Option<Field<'a>> {
         if let Some((_, v)) = self.entries.iter().find(|(k, _)| k.name == key) {
-            return Some(Field { cx: self.cx, v, path: join(&self.path, key), inst: self.inst });
+            return Some(Field {
+                cx: self.cx,
+                v,
+                path: join(&self.path, key),
+                inst: self.inst,
+            });
         }
         let (entries, path) = self.fallback.as_ref()?;
         let (_, v) = entries.iter().find(|(k, _)| k.name == key)?;
-        Some(Field { cx: self.cx, v, path: join(path, key), inst: self.inst })
+        Some(Field {
+            cx: self.cx,
+            v,
+            path: join(path, key),
+            inst: self.inst,
+        })
     }
 
     /// A key that must be present.
     pub fn req(&self, key: &str) -> Res<Field<'a>> {
-        self.get(key).ok_or_else(|| self.err(ErrorKind::BadValue, format!("missing key `{key}`")))
+        self.get(key)
+            .ok_or_else(|| self.err(ErrorKind::BadValue, format!("missing key `{key}`")))
     }
 
     /// An error about the table as a whole (reported at its header).
     pub fn err(&self, kind: ErrorKind, msg: impl Into<String>) -> ScenarioError {
-        self.cx.error(kind, &self.span, &self.path, None, self.inst, msg)
+        self.cx
+            .error(kind, &self.span, &self.path, None, self.inst, msg)
     }
 
     pub fn with_inst(&self, inst: Option<Inst>) -> Tbl<'a> {
-        Tbl { inst, ..self.clone() }
+        Tbl {
+            inst,
+            ..self.clone()
+        }
     }
 
     pub fn with_fallback(self, fallback: Option<(&'a [(Key, Val)], String)>) -> Tbl<'a> {
@@ -391,10 +436,15 @@ impl<'a> Tbl<'a> {
 
     /// `count` of a counted table (read once, not per instance).
     pub fn count(&self) -> Res<Option<u32>> {
-        let Some(f) = self.with_inst(None).get("count") else { return Ok(None) };
+        let Some(f) = self.with_inst(None).get("count") else {
+            return Ok(None);
+        };
         match f.v.kind {
             Kind::Int(n) if (1..=i64::from(MAX_COUNT)).contains(&n) => Ok(Some(n as u32)),
-            Kind::Int(_) => Err(f.err(ErrorKind::BadValue, format!("must be an integer in [1, {MAX_COUNT}]"))),
+            Kind::Int(_) => Err(f.err(
+                ErrorKind::BadValue,
+                format!("must be an integer in [1, {MAX_COUNT}]"),
+            )),
             _ => Err(f.wrong_type("an integer")),
         }
     }
@@ -409,7 +459,11 @@ pub(crate) fn instances(count: Option<u32>) -> Vec<Option<Inst>> {
 }
 
 pub(crate) fn quoted_list(choices: &[&str]) -> String {
-    choices.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", ")
+    choices
+        .iter()
+        .map(|c| format!("\"{c}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The largest edit distance at which `word` is taken for a typo of another word:

@@ -35,7 +35,11 @@ pub enum UnitError {
     /// No unit after the number; `allowed` lists the units.
     MissingUnit { allowed: &'static str },
     /// An unknown unit; `hint` may explain a likely mix-up.
-    UnknownUnit { found: String, allowed: &'static str, hint: &'static str },
+    UnknownUnit {
+        found: String,
+        allowed: &'static str,
+        hint: &'static str,
+    },
     /// Not a whole number of the base unit.
     NotWhole { base: &'static str },
     /// Does not fit the integer type (u64 ns/bit/s/bytes, u32 packets).
@@ -48,10 +52,17 @@ impl fmt::Display for UnitError {
             UnitError::Empty => write!(f, "empty quantity"),
             UnitError::Negative => write!(f, "must not be negative"),
             UnitError::BadNumber => {
-                write!(f, "not a plain decimal number (digits and at most one `.`, no exponent)")
+                write!(
+                    f,
+                    "not a plain decimal number (digits and at most one `.`, no exponent)"
+                )
             }
             UnitError::MissingUnit { allowed } => write!(f, "missing unit (one of {allowed})"),
-            UnitError::UnknownUnit { found, allowed, hint } => {
+            UnitError::UnknownUnit {
+                found,
+                allowed,
+                hint,
+            } => {
                 write!(f, "unknown unit `{found}` (allowed: {allowed}){hint}")
             }
             UnitError::NotWhole { base } => write!(f, "not a whole number of {base}"),
@@ -84,12 +95,16 @@ fn split(text: &str) -> Result<(Decimal, &str), UnitError> {
         return Err(UnitError::Negative);
     }
     let s = s.strip_prefix('+').unwrap_or(s);
-    let num_len = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let num_len = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
     let (num, unit) = s.split_at(num_len);
     let unit = unit.trim_start();
     // A unit starting with `e`/`E` right after digits would be an exponent: refuse it as
     // such rather than as an unknown unit.
-    if unit.starts_with(['e', 'E']) && unit[1..].starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') {
+    if unit.starts_with(['e', 'E'])
+        && unit[1..].starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+')
+    {
         return Err(UnitError::BadNumber);
     }
     let (int_part, frac_part) = match num.split_once('.') {
@@ -110,13 +125,21 @@ fn split(text: &str) -> Result<(Decimal, &str), UnitError> {
             .ok_or(UnitError::TooLarge)?;
     }
     let frac_digits = u32::try_from(frac_part.len()).map_err(|_| UnitError::TooLarge)?;
-    Ok((Decimal { mantissa, frac_digits }, unit))
+    Ok((
+        Decimal {
+            mantissa,
+            frac_digits,
+        },
+        unit,
+    ))
 }
 
 /// `d × scale` as an exact integer, or an error naming `base`.
 fn scale(d: Decimal, scale: u128, base: &'static str) -> Result<u64, UnitError> {
     let num = d.mantissa.checked_mul(scale).ok_or(UnitError::TooLarge)?;
-    let den = 10u128.checked_pow(d.frac_digits).ok_or(UnitError::NotWhole { base })?;
+    let den = 10u128
+        .checked_pow(d.frac_digits)
+        .ok_or(UnitError::NotWhole { base })?;
     if num % den != 0 {
         return Err(UnitError::NotWhole { base });
     }
@@ -131,7 +154,11 @@ pub fn parse_duration(text: &str) -> Result<Duration, UnitError> {
         "us" | "µs" | "μs" => 1_000,
         "ms" => 1_000_000,
         "s" => 1_000_000_000,
-        "" => return Err(UnitError::MissingUnit { allowed: DURATION_UNITS }),
+        "" => {
+            return Err(UnitError::MissingUnit {
+                allowed: DURATION_UNITS,
+            })
+        }
         other => {
             return Err(UnitError::UnknownUnit {
                 found: other.to_string(),
@@ -152,14 +179,22 @@ pub fn parse_rate(text: &str) -> Result<Rate, UnitError> {
         "Mbps" | "Mb/s" => 1_000_000,
         "Gbps" | "Gb/s" => 1_000_000_000,
         "Tbps" | "Tb/s" => 1_000_000_000_000,
-        "" => return Err(UnitError::MissingUnit { allowed: RATE_UNITS }),
+        "" => {
+            return Err(UnitError::MissingUnit {
+                allowed: RATE_UNITS,
+            })
+        }
         other => {
             let hint = if other.contains('B') {
                 "; rates are in bits per second (b), not bytes (B): multiply by 8"
             } else {
                 ""
             };
-            return Err(UnitError::UnknownUnit { found: other.to_string(), allowed: RATE_UNITS, hint });
+            return Err(UnitError::UnknownUnit {
+                found: other.to_string(),
+                allowed: RATE_UNITS,
+                hint,
+            });
         }
     };
     scale(d, bps_per_unit, "bit/s").map(Rate)
@@ -180,14 +215,22 @@ fn size_in(d: Decimal, unit: &str) -> Result<u64, UnitError> {
         "KiB" => 1 << 10,
         "MiB" => 1 << 20,
         "GiB" => 1 << 30,
-        "" => return Err(UnitError::MissingUnit { allowed: SIZE_UNITS }),
+        "" => {
+            return Err(UnitError::MissingUnit {
+                allowed: SIZE_UNITS,
+            })
+        }
         other => {
             let hint = if other.ends_with('b') || other.ends_with("bit") {
                 "; sizes are in bytes (B), not bits (b)"
             } else {
                 ""
             };
-            return Err(UnitError::UnknownUnit { found: other.to_string(), allowed: SIZE_UNITS, hint });
+            return Err(UnitError::UnknownUnit {
+                found: other.to_string(),
+                allowed: SIZE_UNITS,
+                hint,
+            });
         }
     };
     scale(d, bytes_per_unit, "bytes")
@@ -203,14 +246,20 @@ pub fn parse_limit(text: &str) -> Result<Limit, UnitError> {
     let (d, unit) = split(text)?;
     if is_packet_unit(unit) {
         let n = scale(d, 1, "packets")?;
-        return u32::try_from(n).map(Limit::Packets).map_err(|_| UnitError::TooLarge);
+        return u32::try_from(n)
+            .map(Limit::Packets)
+            .map_err(|_| UnitError::TooLarge);
     }
     match size_in(d, unit) {
         Ok(b) => Ok(Limit::Bytes(b)),
-        Err(UnitError::MissingUnit { .. }) => Err(UnitError::MissingUnit { allowed: LIMIT_UNITS }),
-        Err(UnitError::UnknownUnit { found, hint, .. }) => {
-            Err(UnitError::UnknownUnit { found, allowed: LIMIT_UNITS, hint })
-        }
+        Err(UnitError::MissingUnit { .. }) => Err(UnitError::MissingUnit {
+            allowed: LIMIT_UNITS,
+        }),
+        Err(UnitError::UnknownUnit { found, hint, .. }) => Err(UnitError::UnknownUnit {
+            found,
+            allowed: LIMIT_UNITS,
+            hint,
+        }),
         Err(e) => Err(e),
     }
 }
@@ -235,13 +284,14 @@ fn decimal_to_f64(d: Decimal) -> f64 {
 /// A duration in the largest of s, ms, us, ns that shows it exactly (`"1500ms"`), for messages.
 pub fn show(d: Duration) -> String {
     let ns = d.as_nanos();
-    match ns {
-        0 => "0s".to_string(),
-        _ if ns % 1_000_000_000 == 0 => format!("{}s", ns / 1_000_000_000),
-        _ if ns % 1_000_000 == 0 => format!("{}ms", ns / 1_000_000),
-        _ if ns % 1_000 == 0 => format!("{}us", ns / 1_000),
-        _ => format!("{ns}ns"),
+    if ns == 0 {
+        return "0s".to_string();
     }
+    let (per_unit, unit) = [(1_000_000_000, "s"), (1_000_000, "ms"), (1_000, "us")]
+        .into_iter()
+        .find(|&(per_unit, _)| ns / per_unit * per_unit == ns)
+        .unwrap_or((1, "ns"));
+    format!("{}{unit}", ns / per_unit)
 }
 
 #[cfg(test)]
@@ -263,19 +313,40 @@ mod tests {
         // 0.000000001 s = 1 ns
         assert_eq!(parse_duration("0.000000001s"), Ok(Duration(1)));
         // trailing zeros beyond the ns resolution do not matter
-        assert_eq!(parse_duration("1.0000000000000000000000000000000000000000s"), Ok(Duration(1_000_000_000)));
+        assert_eq!(
+            parse_duration("1.0000000000000000000000000000000000000000s"),
+            Ok(Duration(1_000_000_000))
+        );
         assert_eq!(parse_duration(".5ms"), Ok(Duration(500_000)));
         assert_eq!(parse_duration("2.ms"), Ok(Duration(2_000_000)));
     }
 
     #[test]
     fn duration_errors() {
-        assert_eq!(parse_duration("0.5ns"), Err(UnitError::NotWhole { base: "nanoseconds" }));
+        assert_eq!(
+            parse_duration("0.5ns"),
+            Err(UnitError::NotWhole {
+                base: "nanoseconds"
+            })
+        );
         // 1e-10 s = 0.1 ns
-        assert_eq!(parse_duration("0.0000000001s"), Err(UnitError::NotWhole { base: "nanoseconds" }));
+        assert_eq!(
+            parse_duration("0.0000000001s"),
+            Err(UnitError::NotWhole {
+                base: "nanoseconds"
+            })
+        );
         assert_eq!(parse_duration("-5ms"), Err(UnitError::Negative));
-        assert_eq!(parse_duration("5"), Err(UnitError::MissingUnit { allowed: DURATION_UNITS }));
-        assert!(matches!(parse_duration("5 sec"), Err(UnitError::UnknownUnit { .. })));
+        assert_eq!(
+            parse_duration("5"),
+            Err(UnitError::MissingUnit {
+                allowed: DURATION_UNITS
+            })
+        );
+        assert!(matches!(
+            parse_duration("5 sec"),
+            Err(UnitError::UnknownUnit { .. })
+        ));
         assert_eq!(parse_duration("1e3ms"), Err(UnitError::BadNumber));
         assert_eq!(parse_duration("1.2.3s"), Err(UnitError::BadNumber));
         assert_eq!(parse_duration(".s"), Err(UnitError::BadNumber));
@@ -283,12 +354,21 @@ mod tests {
         assert_eq!(parse_duration(""), Err(UnitError::Empty));
         // 2^64 ns ≈ 584 years: 20 000 000 000 s does not fit
         assert_eq!(parse_duration("20000000000s"), Err(UnitError::TooLarge));
-        assert_eq!(parse_duration("99999999999999999999999999999999999999999s"), Err(UnitError::TooLarge));
+        assert_eq!(
+            parse_duration("99999999999999999999999999999999999999999s"),
+            Err(UnitError::TooLarge)
+        );
     }
 
     #[test]
     fn show_is_exact_and_parses_back() {
-        for (ns, text) in [(0, "0s"), (5_000_000_000, "5s"), (1_500_000_000, "1500ms"), (200_000, "200us"), (7, "7ns")] {
+        for (ns, text) in [
+            (0, "0s"),
+            (5_000_000_000, "5s"),
+            (1_500_000_000, "1500ms"),
+            (200_000, "200us"),
+            (7, "7ns"),
+        ] {
             assert_eq!(show(Duration(ns)), text);
             assert_eq!(parse_duration(text), Ok(Duration(ns)));
         }
@@ -303,10 +383,20 @@ mod tests {
         assert_eq!(parse_rate("64kbps"), Ok(Rate(64_000)));
         assert_eq!(parse_rate("800bps"), Ok(Rate(800)));
         assert_eq!(parse_rate("100 Mb/s"), Ok(Rate(100_000_000)));
-        assert_eq!(parse_rate("1.5bps"), Err(UnitError::NotWhole { base: "bit/s" }));
-        assert_eq!(parse_rate("70"), Err(UnitError::MissingUnit { allowed: RATE_UNITS }));
+        assert_eq!(
+            parse_rate("1.5bps"),
+            Err(UnitError::NotWhole { base: "bit/s" })
+        );
+        assert_eq!(
+            parse_rate("70"),
+            Err(UnitError::MissingUnit {
+                allowed: RATE_UNITS
+            })
+        );
         match parse_rate("10MBps") {
-            Err(e @ UnitError::UnknownUnit { .. }) => assert!(e.to_string().contains("bits per second")),
+            Err(e @ UnitError::UnknownUnit { .. }) => {
+                assert!(e.to_string().contains("bits per second"))
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -322,7 +412,10 @@ mod tests {
         // 1.5 × 1024 = 1536
         assert_eq!(parse_size("1.5KiB"), Ok(1536));
         // 0.1 × 1024 = 102.4: not a whole byte
-        assert_eq!(parse_size("0.1KiB"), Err(UnitError::NotWhole { base: "bytes" }));
+        assert_eq!(
+            parse_size("0.1KiB"),
+            Err(UnitError::NotWhole { base: "bytes" })
+        );
         match parse_size("500b") {
             Err(e @ UnitError::UnknownUnit { .. }) => assert!(e.to_string().contains("not bits")),
             other => panic!("{other:?}"),
@@ -335,10 +428,19 @@ mod tests {
         assert_eq!(parse_limit("300pkts"), Ok(Limit::Packets(300)));
         assert_eq!(parse_limit("300 packets"), Ok(Limit::Packets(300)));
         assert_eq!(parse_limit("64KiB"), Ok(Limit::Bytes(65_536)));
-        assert_eq!(parse_limit("2.5p"), Err(UnitError::NotWhole { base: "packets" }));
+        assert_eq!(
+            parse_limit("2.5p"),
+            Err(UnitError::NotWhole { base: "packets" })
+        );
         assert_eq!(parse_limit("5000000000p"), Err(UnitError::TooLarge));
-        assert!(matches!(parse_limit("300"), Err(UnitError::MissingUnit { .. })));
-        assert!(matches!(parse_limit("300x"), Err(UnitError::UnknownUnit { .. })));
+        assert!(matches!(
+            parse_limit("300"),
+            Err(UnitError::MissingUnit { .. })
+        ));
+        assert!(matches!(
+            parse_limit("300x"),
+            Err(UnitError::UnknownUnit { .. })
+        ));
     }
 
     #[test]

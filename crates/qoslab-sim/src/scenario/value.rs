@@ -98,7 +98,9 @@ impl<'de> Visitor<'de> for ValVisitor {
         Ok(unspanned(Kind::Int(v)))
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Val, E> {
-        i64::try_from(v).map(|v| unspanned(Kind::Int(v))).map_err(|_| E::custom("integer too large"))
+        i64::try_from(v)
+            .map(|v| unspanned(Kind::Int(v)))
+            .map_err(|_| E::custom("integer too large"))
     }
     fn visit_f64<E>(self, v: f64) -> Result<Val, E> {
         Ok(unspanned(Kind::Float(v)))
@@ -173,10 +175,16 @@ impl<'de> Visitor<'de> for KeyVisitor {
         f.write_str("a TOML key")
     }
     fn visit_str<E>(self, v: &str) -> Result<Key, E> {
-        Ok(Key { name: v.to_string(), span: 0..0 })
+        Ok(Key {
+            name: v.to_string(),
+            span: 0..0,
+        })
     }
     fn visit_string<E>(self, v: String) -> Result<Key, E> {
-        Ok(Key { name: v, span: 0..0 })
+        Ok(Key {
+            name: v,
+            span: 0..0,
+        })
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Key, A::Error> {
         let (mut start, mut end, mut name) = (0usize, 0usize, None);
@@ -191,7 +199,10 @@ impl<'de> Visitor<'de> for KeyVisitor {
             }
         }
         let name = name.ok_or_else(|| de::Error::custom("spanned key without a name"))?;
-        Ok(Key { name, span: start..end.max(start) })
+        Ok(Key {
+            name,
+            span: start..end.max(start),
+        })
     }
 }
 
@@ -229,14 +240,22 @@ mod tests {
         let b = table(&t[1].1);
         assert_eq!(&src[b[0].0.span.clone()], "c");
         assert_eq!(&src[b[0].1.span.clone()], "\"x\"");
-        let Kind::Array(d) = &b[1].1.kind else { panic!() };
+        let Kind::Array(d) = &b[1].1.kind else {
+            panic!()
+        };
         assert_eq!(&src[d[0].span.clone()], "1.5");
         assert_eq!(d[1].kind, Kind::Bool(true));
-        let Kind::Array(e) = &t[2].1.kind else { panic!() };
+        let Kind::Array(e) = &t[2].1.kind else {
+            panic!()
+        };
         let e0 = table(&e[0]);
         assert_eq!(&src[e0[0].1.span.clone()], "2");
         // The table of an array of tables is spanned from its header.
-        assert!(src[e[0].span.clone()].starts_with("[[e]]"), "{:?}", &src[e[0].span.clone()]);
+        assert!(
+            src[e[0].span.clone()].starts_with("[[e]]"),
+            "{:?}",
+            &src[e[0].span.clone()]
+        );
     }
 
     #[test]
