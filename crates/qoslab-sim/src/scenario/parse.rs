@@ -399,6 +399,12 @@ impl<'a> Parser<'a> {
                 ..t
             };
             let kind = match t.get("kind") {
+                Some(f) if matches!(f.v.kind, Kind::Array(_)) => {
+                    return Err(f.err(
+                        ErrorKind::BadValue,
+                        "must be one kind for all instances (it decides the flow's keys)",
+                    ))
+                }
                 Some(f) => f.with_no_inst().choice(flow::KINDS)?,
                 None => "tcp",
             };

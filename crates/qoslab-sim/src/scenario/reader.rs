@@ -101,6 +101,9 @@ pub(crate) struct Field<'a> {
     pub v: &'a Val,
     pub path: String,
     pub inst: Option<Inst>,
+    /// Already resolved to this instance's value (a list inside is a value, not one per
+    /// instance), or read outside instances on purpose.
+    pub picked: bool,
 }
 
 /// One table of the tree; keys missing in it are looked up in `fallback` (a
@@ -125,7 +128,7 @@ impl<'a> Field<'a> {
 
     fn wrong_type(&self, expected: &str) -> ScenarioError {
         let mut msg = format!("expected {expected}, found {}", self.v.kind.type_name());
-        if matches!(self.v.kind, Kind::Array(_)) && self.inst.is_none() {
+        if matches!(self.v.kind, Kind::Array(_)) && self.inst.is_none() && !self.picked {
             msg.push_str(" (a list of per-instance values needs `count` in the table)");
         }
         self.err(ErrorKind::BadValue, msg)
@@ -133,6 +136,9 @@ impl<'a> Field<'a> {
 
     /// In a counted table, a list stands for one value per instance: take this instance's.
     pub fn per_instance(self) -> Res<Field<'a>> {
+        if self.picked {
+            return Ok(self);
+        }
         match (&self.v.kind, self.inst) {
             (Kind::Array(items), Some(inst)) => {
                 if items.len() != inst.count as usize {
@@ -149,10 +155,15 @@ impl<'a> Field<'a> {
                 Ok(Field {
                     v: &items[k],
                     path: format!("{}[{k}]", self.path),
+                    picked: true,
                     ..self
                 })
             }
-            _ => Ok(self),
+            (_, Some(_)) => Ok(Field {
+                picked: true,
+                ..self
+            }),
+            (_, None) => Ok(self),
         }
     }
 
@@ -353,6 +364,7 @@ impl<'a> Field<'a> {
                     v,
                     path: format!("{}[{k}]", self.path),
                     inst: self.inst,
+                    picked: false,
                 })
                 .collect()),
             _ => Err(self.wrong_type("a list")),
@@ -361,7 +373,11 @@ impl<'a> Field<'a> {
 
     /// The same value read outside any instance (for keys that select the table's shape).
     pub fn with_no_inst(self) -> Field<'a> {
-        Field { inst: None, ..self }
+        Field {
+            inst: None,
+            picked: true,
+            ..self
+        }
     }
 
     pub fn is_table(&self) -> bool {
@@ -399,6 +415,7 @@ impl<'a> Tbl<'a> {
                 v,
                 path: join(&self.path, key),
                 inst: self.inst,
+                picked: false,
             });
         }
         let (entries, path) = self.fallback.as_ref()?;
@@ -408,6 +425,7 @@ impl<'a> Tbl<'a> {
             v,
             path: join(path, key),
             inst: self.inst,
+            picked: false,
         })
     }
 
