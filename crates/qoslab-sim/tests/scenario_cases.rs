@@ -2,6 +2,7 @@
 //! `tests/scenarios/cases.toml` is a small scenario file that must either parse (and then
 //! match the JSON-pointer expectations in `expect`) or fail with an error of the given
 //! kind, at the given line, whose message contains the given text.
+//! `SHOW_ERRORS=1 cargo test --test scenario_cases -- --nocapture` prints every error.
 
 use serde::Deserialize;
 
