@@ -652,7 +652,19 @@ impl Simulator {
         }
     }
 
+    /// Copies transport-internal counters into the flow counters.
+    fn sync_transport_stats(&mut self) {
+        for a in &self.agents {
+            if let AgentKind::TcpSender { tcp, .. } = &a.kind {
+                let c = &mut self.flows[a.flow as usize].counters;
+                c.timeouts = tcp.stats().timeouts;
+                c.fast_recoveries = tcp.stats().fast_recoveries;
+            }
+        }
+    }
+
     fn on_warmup(&mut self) {
+        self.sync_transport_stats();
         let now = self.now;
         for (i, l) in self.links.iter_mut().enumerate() {
             self.links_at_warmup[i] = l.counters;
@@ -665,6 +677,7 @@ impl Simulator {
 
     /// Closes the statistics, checks conservation and assembles the results.
     pub fn finish(mut self) -> Result<RunResult, String> {
+        self.sync_transport_stats();
         let end = self.now;
         for l in &mut self.links {
             let len = l.view.pkts;
