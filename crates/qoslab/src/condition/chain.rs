@@ -62,24 +62,86 @@ pub enum Stage {
 /// in parallel, and the integrator adds a variant per shaper and fills in the three methods
 /// below; the chain runner already drives them.
 #[derive(Debug)]
-pub enum ShaperStage {}
+pub enum ShaperStage {
+    /// A test-only FIFO that exercises the runner's shaper paths.
+    #[cfg(test)]
+    TestFifo(test_shaper::DelayFifo),
+}
 
 impl ShaperStage {
     /// Offers packet `id` at `now`; false if the shaper refuses it (buffer full: dropped).
     pub fn on_arrival(&mut self, _now: Time, _id: u64, _pkt: PacketView) -> bool {
-        match *self {}
+        match *self {
+            #[cfg(test)]
+            ShaperStage::TestFifo(ref mut s) => s.on_arrival(_now, _id, _pkt),
+        }
     }
     /// The next instant at which the shaper wants to release a packet. `meter` is the meter
     /// that immediately follows the shaper in the chain (used by the green RAS, RFC 2963 §3).
     pub fn next_release(&self, _meter: Option<&Meter>) -> Option<Time> {
-        match *self {}
+        match *self {
+            #[cfg(test)]
+            ShaperStage::TestFifo(ref s) => s.next_release(),
+        }
     }
     /// Releases the head packet if its deadline has come.
     pub fn release(&mut self, _now: Time, _meter: Option<&Meter>) -> Option<(u64, PacketView)> {
-        match *self {}
+        match *self {
+            #[cfg(test)]
+            ShaperStage::TestFifo(ref mut s) => s.release(_now),
+        }
     }
     pub fn kind_name(&self) -> &'static str {
-        match *self {}
+        match *self {
+            #[cfg(test)]
+            ShaperStage::TestFifo(_) => "test-fifo",
+        }
+    }
+}
+
+/// A FIFO that serialises packets at `rate` after a fixed `delay`, holding at most `cap`
+/// packets: enough of a shaper to test the runner.
+#[cfg(test)]
+pub mod test_shaper {
+    use qoslab_algo::{Duration, PacketView, Rate, Time};
+    use std::collections::VecDeque;
+
+    #[derive(Debug)]
+    pub struct DelayFifo {
+        pub delay: Duration,
+        pub rate: Rate,
+        pub cap: usize,
+        q: VecDeque<(u64, PacketView, Time)>,
+        last: Time,
+    }
+    impl DelayFifo {
+        pub fn new(delay: Duration, rate: Rate, cap: usize) -> Self {
+            DelayFifo {
+                delay,
+                rate,
+                cap,
+                q: VecDeque::new(),
+                last: Time::ZERO,
+            }
+        }
+        pub fn on_arrival(&mut self, now: Time, id: u64, pkt: PacketView) -> bool {
+            if self.q.len() >= self.cap {
+                return false;
+            }
+            let ready = (now + self.delay).max(self.last) + self.rate.tx_time(pkt.size as u64);
+            self.last = ready;
+            self.q.push_back((id, pkt, ready));
+            true
+        }
+        pub fn next_release(&self) -> Option<Time> {
+            self.q.front().map(|e| e.2)
+        }
+        pub fn release(&mut self, now: Time) -> Option<(u64, PacketView)> {
+            match self.q.front() {
+                Some(e) if e.2 <= now => self.q.pop_front().map(|(id, p, _)| (id, p)),
+                _ => None,
+            }
+        }
     }
 }
 

@@ -495,8 +495,7 @@ mod tests {
         let mut f = build::shb(false);
         f.extend(build::idb(false, 101, Some(9)));
         for k in 0..4u64 {
-            // 1000 B packets 100 us apart: the 1500 B bucket at 1 B/us passes #0, #1 (500 + 100
-            // < 1000? no: 500 + 100 = 600 < 1000 -> drop), so: pass, drop, drop(700), pass(800+...)
+            // 1000 B packets 100 us apart into a 1500 B bucket filling at 1 B/us.
             f.extend(build::epb(
                 false,
                 0,

@@ -394,3 +394,150 @@ pub fn run_chain<S: Source, K: Sink>(
         .collect();
     Ok(summary)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::condition::chain::test_shaper::DelayFifo;
+    use crate::condition::chain::ShaperStage;
+    use crate::condition::trace::{Loc, Raw};
+    use qoslab_algo::meter::{
+        ColorMode, PolicerAction, SrTcm, SrTcmParams, TbPolicer, TbPolicerParams,
+    };
+    use qoslab_algo::{Duration, Rate};
+
+    struct VecSource(std::vec::IntoIter<Item>);
+    impl Source for VecSource {
+        fn next_item(&mut self) -> Result<Option<Item>, ConditionError> {
+            Ok(self.0.next())
+        }
+    }
+    /// Records (line, outcome) per packet, and None for passthrough items.
+    struct VecSink(Vec<Option<(Loc, Outcome)>>);
+    impl Sink for VecSink {
+        fn write(&mut self, item: &Item, o: Option<&Outcome>) -> Result<(), ConditionError> {
+            self.0.push(match (item, o) {
+                (Item::Packet(p), Some(o)) => Some((p.loc, *o)),
+                _ => None,
+            });
+            Ok(())
+        }
+    }
+    fn pkt(line: u64, time: u64, size: u32) -> Item {
+        Item::Packet(Packet {
+            loc: Loc::Line(line),
+            time,
+            size,
+            color: Color::Green,
+            flow: 0,
+            raw: Raw::Csv(Vec::new()),
+        })
+    }
+    fn fifo(cap: usize) -> Stage {
+        // 1 ms fixed delay, then serialised at 8 Mbit/s = 1 B/us.
+        Stage::Shaper(ShaperStage::TestFifo(DelayFifo::new(
+            Duration::from_millis(1),
+            Rate::from_mbps(8),
+            cap,
+        )))
+    }
+
+    #[test]
+    fn shaper_then_meter_departures_drops_and_order() {
+        // srTCM after the shaper: CIR 1 B/us, CBS 600, EBS 1000.
+        let sr = SrTcmParams::new(ColorMode::Blind, Rate::from_mbps(8), 600, 1000).unwrap();
+        let mut chain = Chain {
+            seed: 1,
+            af_class: 1,
+            stages: vec![fifo(2), Stage::Meter(Meter::SrTcm(SrTcm::new(sr)))],
+        };
+        let t0 = 10_000_000_000;
+        let items = vec![
+            pkt(2, t0, 500),           // ready 1 ms + 500 us = 1.5 ms
+            pkt(3, t0 + 100_000, 500), // ready max(1.1, 1.5) + 0.5 = 2.0 ms
+            pkt(4, t0 + 200_000, 500), // two queued, cap 2: dropped
+            Item::Passthrough {
+                bytes: vec![1],
+                frame: true,
+            },
+            pkt(6, t0 + 3_000_000, 1000), // queue empty again: ready 4 + 1 = 5 ms
+        ];
+        let mut sink = VecSink(Vec::new());
+        let s = run_chain(&mut chain, &mut VecSource(items.into_iter()), &mut sink).unwrap();
+        // Meter: 1.5 ms: Tc 600 >= 500 green (Tc 100); 2.0 ms: Tc 100 + 500 = 600 -> green
+        // (Tc 100); 5.0 ms: 1000 > CBS, Te = 1000 (full, overflow lost) -> yellow.
+        let dep = |ms_us: u64| Some(t0 + ms_us * 1000);
+        let want = vec![
+            Some((
+                Loc::Line(2),
+                Outcome {
+                    color: Color::Green,
+                    departure: dep(1500),
+                    dropped: None,
+                },
+            )),
+            Some((
+                Loc::Line(3),
+                Outcome {
+                    color: Color::Green,
+                    departure: dep(2000),
+                    dropped: None,
+                },
+            )),
+            Some((
+                Loc::Line(4),
+                Outcome {
+                    color: Color::Green,
+                    departure: None,
+                    dropped: Some("shaper-overflow"),
+                },
+            )),
+            None,
+            Some((
+                Loc::Line(6),
+                Outcome {
+                    color: Color::Yellow,
+                    departure: dep(5000),
+                    dropped: None,
+                },
+            )),
+        ];
+        assert_eq!(sink.0, want);
+        assert_eq!(
+            (s.shaper_drop_pkts, s.shaper_drop_bytes, s.non_ip_frames),
+            (1, 500, 1)
+        );
+        // Delays 1.5 + 1.9 + 2.0 ms.
+        assert_eq!(
+            (s.shaped_pkts, s.delay_sum_ns, s.delay_max_ns),
+            (3, 5_400_000, 2_000_000)
+        );
+        assert_eq!(s.out.pkts, [2, 1, 0]);
+        assert!(s
+            .render()
+            .contains("shaper delay: mean 0.001800000 s, max 0.002000000 s"));
+        assert_eq!(s.stages[0].0, "test-fifo");
+    }
+
+    #[test]
+    fn output_stays_in_input_order_when_a_later_packet_finishes_first() {
+        // Policer (600 B at 1 B/us) before the shaper: the second packet is dropped at once
+        // while the first is still held; it must still be written second.
+        let pol = TbPolicerParams::new(Rate::from_mbps(8), 600, PolicerAction::Drop).unwrap();
+        let mut chain = Chain {
+            seed: 1,
+            af_class: 1,
+            stages: vec![Stage::Meter(Meter::Policer(TbPolicer::new(pol))), fifo(10)],
+        };
+        let items = vec![pkt(2, 0, 500), pkt(3, 100_000, 500), pkt(4, 700_000, 100)];
+        let mut sink = VecSink(Vec::new());
+        let s = run_chain(&mut chain, &mut VecSource(items.into_iter()), &mut sink).unwrap();
+        let locs: Vec<Loc> = sink.0.iter().map(|e| e.unwrap().0).collect();
+        assert_eq!(locs, [Loc::Line(2), Loc::Line(3), Loc::Line(4)]);
+        assert_eq!(sink.0[1].unwrap().1.dropped, Some("policed"));
+        // Third: the policer has 100 (left by the first) + 700 us × 1 B/us = 800 >= 100 ->
+        // pass; shaper: ready max(0.7 + 1, 1.5) ms + 0.1 ms = 1.8 ms.
+        assert_eq!(sink.0[2].unwrap().1.departure, Some(1_800_000));
+        assert_eq!((s.policed_pkts, s.shaped_pkts), (1, 2));
+    }
+}
