@@ -24,6 +24,11 @@ use crate::time::Time;
 use crate::units::Rate;
 
 /// Validated srTCM settings.
+///
+/// Rules checked: CIR > 0 (qoslab: a zero rate never refills), and RFC 2697 §2 "CBS and EBS
+/// must be configured so that at least one of them is larger than 0". RFC 2697 §2 also
+/// recommends that a non-zero CBS/EBS be at least the largest IP packet; that is advice, not
+/// enforced: a larger packet simply can never take those tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SrTcmParams {
     pub mode: ColorMode,

@@ -19,6 +19,11 @@ use crate::time::Time;
 use crate::units::Rate;
 
 /// Validated trTCM settings.
+///
+/// Rules checked: CIR > 0 (qoslab: a zero rate never refills), RFC 2698 §2 "The PIR must be
+/// equal to or greater than the CIR", and "The PBS and the CBS ... must be configured to be
+/// greater than 0". The §2 recommendation that they be at least the largest IP packet is
+/// advice and not enforced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TrTcmParams {
     pub mode: ColorMode,

@@ -195,7 +195,8 @@ pub fn locate_ip(linktype: u32, data: &[u8], orig_len: u32) -> Result<Option<IpI
     let (off, want) = match linktype {
         1 => {
             if data.len() < 14 {
-                return Err(format!("Ethernet frame of {} bytes is shorter than its 14-byte header", data.len()));
+                let n = data.len();
+                return Err(format!("Ethernet frame of {n} bytes is shorter than its 14-byte header"));
             }
             let mut off = 14;
             let mut et = be16(data, 12);
@@ -214,7 +215,8 @@ pub fn locate_ip(linktype: u32, data: &[u8], orig_len: u32) -> Result<Option<IpI
         }
         113 => {
             if data.len() < 16 {
-                return Err(format!("Linux cooked frame of {} bytes is shorter than its 16-byte header", data.len()));
+                let n = data.len();
+                return Err(format!("Linux cooked frame of {n} bytes is shorter than its 16 bytes"));
             }
             match by_ethertype(be16(data, 14)) {
                 Some(v) => (16, Some(v)),
@@ -415,7 +417,10 @@ impl<R: Read> PcapReader<R> {
         let mut data = vec![0u8; incl as usize];
         let got = read_up_to(&mut self.r, &mut data).map_err(|e| io_in(loc, e))?;
         if got < incl as usize {
-            return Err(bad(loc, format!("truncated packet data: the record header says {incl} bytes, the file has {got}")));
+            let msg = format!(
+                "truncated packet data: the record header says {incl} bytes, the file has {got}"
+            );
+            return Err(bad(loc, msg));
         }
         let time = sec as u64 * 1_000_000_000 + frac as u64 * (1_000_000_000 / per_sec as u64);
         match locate_ip(self.linktype, &data, orig).map_err(|m| bad(loc, m))? {
@@ -615,7 +620,8 @@ impl<R: Read> PcapngReader<R> {
                 let caplen = endian.u32(&block, 20) as usize;
                 let orig = endian.u32(&block, 24);
                 if EPB_DATA + caplen > body_end {
-                    return Err(bad(loc, format!("captured length {caplen} runs past the end of the block")));
+                    let msg = format!("captured length {caplen} runs past the end of the block");
+                    return Err(bad(loc, msg));
                 }
                 let Some(&(linktype, tsres)) = self.ifaces.get(iface) else {
                     return Err(bad(loc, format!(
@@ -623,7 +629,9 @@ impl<R: Read> PcapngReader<R> {
                         self.ifaces.len()
                     )));
                 };
-                let time = tsres.units_to_ns(ts).ok_or_else(|| bad(loc, "timestamp does not fit in 64-bit nanoseconds"))?;
+                let Some(time) = tsres.units_to_ns(ts) else {
+                    return Err(bad(loc, "timestamp does not fit in 64-bit nanoseconds"));
+                };
                 let data = &block[EPB_DATA..EPB_DATA + caplen];
                 match locate_ip(linktype, data, orig).map_err(|m| bad(loc, m))? {
                     None => Ok(Some(Item::Passthrough { bytes: block, frame: true })),
