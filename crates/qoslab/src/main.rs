@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+mod condition;
 mod progress;
 mod summary;
 
@@ -37,6 +38,8 @@ enum Cmd {
     },
     /// Check a scenario file and describe it, without running it.
     Validate { scenario: PathBuf },
+    /// Run a chain of conditioners (meters, markers, shapers) over a packet trace.
+    Condition(condition::ConditionArgs),
 }
 
 /// An error with its exit status.
@@ -64,6 +67,8 @@ fn main() -> ExitCode {
     let res = match cli.cmd {
         Cmd::Run { scenario, seed, out, quiet } => cmd_run(&scenario, seed, out, quiet),
         Cmd::Validate { scenario } => cmd_validate(&scenario),
+        Cmd::Condition(args) => condition::run(args)
+            .map_err(|e| Failure { code: e.exit_code() as u8, msg: format!("error: {e}") }),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
