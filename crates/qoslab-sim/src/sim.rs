@@ -11,12 +11,13 @@
 use qoslab_algo::queue::adaptive_red::{AdaptiveRed, AdaptiveRedConfig, AdaptiveRedParams};
 use qoslab_algo::queue::red::{self, Ecn, Red, RedConfig, RedParams};
 use qoslab_algo::queue::rio::{Coupling, Rio, RioConfig, RioLevel, RioParams};
+use qoslab_algo::meter::MeterVerdict;
 use qoslab_algo::queue::{Aqm, QueueLimit};
 use qoslab_algo::{Color, ConfigError, DropReason, Duration, PacketView, QueueView, Rate, Rng, Time, Verdict};
 
 use crate::arena::{Arena, Packet, PktId};
 use crate::event::{Event, EventQueue};
-use crate::net::link::Link;
+use crate::net::link::{Conditioner, Link, MeterOracle};
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::result::{self, RunResult};
 use crate::scenario::spec::{FlowKind, Limit, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, Scenario};
@@ -199,6 +200,10 @@ impl Simulator {
                 counters: QueueCounters::default(),
                 qlen: QueueLengthStats::default(),
                 monitored: scenario.output.monitor.is_empty(),
+                cond: l
+                    .conditioner
+                    .as_ref()
+                    .map(|c| Box::new(Conditioner::new(c, Rng::stream(seed, &format!("conditioner/{}", l.name))))),
             });
         }
         for &m in &scenario.output.monitor {
@@ -345,6 +350,7 @@ impl Simulator {
             match ev {
                 Event::Arrive { node, pkt } => self.on_arrive(node, pkt),
                 Event::LinkFree { link } => self.on_link_free(link),
+                Event::Shaper { link } => self.on_shaper(link),
                 Event::Agent { agent } => self.on_agent(agent),
                 Event::Sample => self.on_sample(),
                 Event::Warmup => self.on_warmup(),
@@ -476,7 +482,6 @@ impl Simulator {
             WireHeader::Udp { .. } | WireHeader::TcpData(_) => {
                 fc.data_pkts += 1;
                 fc.data_bytes += p.size as u64;
-                fc.bytes_by_color[p.color.index()] += p.size as u64;
                 if let WireHeader::TcpData(seg) = p.hdr {
                     fc.retx_pkts += seg.retransmission as u64;
                 }
@@ -496,7 +501,86 @@ impl Simulator {
         }
         let link = self.routes.next(node, dst);
         debug_assert!(link != NO_ROUTE);
-        self.enqueue(link, id);
+        if self.links[link as usize].cond.is_some() {
+            self.condition(link, id);
+        } else {
+            self.enqueue(link, id);
+        }
+    }
+
+    /// A packet enters link `li`'s conditioner.
+    fn condition(&mut self, li: u32, id: PktId) {
+        let now = self.now;
+        let p = self.arena.get(id);
+        let view = PacketView { size: p.size, color: p.color, flow: p.flow };
+        let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+        c.counters.arrivals += 1;
+        let Some(sh) = c.shaper.as_mut() else {
+            c.counters.released += 1;
+            self.mark_and_enqueue(li, id);
+            return;
+        };
+        if sh.on_arrival(now, id as u64, view).is_err() {
+            c.counters.shaper_drops += 1;
+            self.discard(id);
+            return;
+        }
+        self.arm_shaper(li);
+    }
+
+    /// Schedules the conditioner's `Shaper` event if its release is earlier than the armed one.
+    fn arm_shaper(&mut self, li: u32) {
+        let now = self.now;
+        let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+        if let Some(t) = c.next_release() {
+            if t < c.armed {
+                c.armed = t;
+                self.events.push(t.max(now), Event::Shaper { link: li });
+            }
+        }
+    }
+
+    fn on_shaper(&mut self, li: u32) {
+        let now = self.now;
+        loop {
+            let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+            if c.armed <= now {
+                c.armed = Time::NEVER;
+            }
+            let Conditioner { shaper, meters, counters, .. } = &mut **c;
+            let Some(sh) = shaper.as_mut() else { return };
+            let Some((id, _)) = sh.release(now, &MeterOracle(meters.first())) else { break };
+            counters.released += 1;
+            self.mark_and_enqueue(li, id as PktId);
+        }
+        self.arm_shaper(li);
+    }
+
+    /// Runs the conditioner's meters over a packet leaving its shaper (or arriving, when
+    /// there is none), then hands it to the queue.
+    fn mark_and_enqueue(&mut self, li: u32, id: PktId) {
+        let now = self.now;
+        let p = self.arena.get_mut(id);
+        let mut view = PacketView { size: p.size, color: p.color, flow: p.flow };
+        let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+        for m in &mut c.meters {
+            match m.mark(now, &view, &mut c.rng) {
+                MeterVerdict::Pass(color) => view.color = color,
+                MeterVerdict::Drop(_) => {
+                    c.counters.policed += 1;
+                    self.discard(id);
+                    return;
+                }
+            }
+        }
+        c.counters.pkts_by_color[view.color.index()] += 1;
+        c.counters.bytes_by_color[view.color.index()] += view.size as u64;
+        p.color = view.color;
+        let fc = &mut self.flows[p.flow as usize].counters;
+        if !matches!(p.hdr, WireHeader::TcpAck(_)) {
+            fc.bytes_by_color[view.color.index()] += view.size as u64;
+        }
+        self.enqueue(li, id);
     }
 
     fn on_arrive(&mut self, node: u32, id: PktId) {
@@ -526,11 +610,18 @@ impl Simulator {
 
     #[inline]
     fn drop_packet(&mut self, link: u32, id: PktId, reason: DropReason) {
-        let p = *self.arena.get(id);
-        self.arena.free(id);
+        let p = self.arena.get(id);
         let l = &mut self.links[link as usize];
         l.counters.drops[reason.index()][p.color.index()] += 1;
         l.counters.drop_bytes[reason.index()][p.color.index()] += p.size as u64;
+        self.discard(id);
+    }
+
+    /// Frees a packet that will never arrive, counting it as dropped for its flow.
+    #[inline]
+    fn discard(&mut self, id: PktId) {
+        let p = *self.arena.get(id);
+        self.arena.free(id);
         let fc = &mut self.flows[p.flow as usize].counters;
         fc.dropped_pkts += 1;
         fc.dropped_bytes += p.size as u64;
@@ -711,6 +802,16 @@ impl Simulator {
                     queue_drops,
                     l.fifo.len()
                 ));
+            }
+            if let Some(c) = &l.cond {
+                let k = &c.counters;
+                let held = c.shaper.as_ref().map_or(0, |s| s.len() as u64);
+                if k.arrivals != k.released + k.shaper_drops + held {
+                    errors.push(format!(
+                        "conditioner of `{}`: arrivals {} != released {} + shaper drops {} + held {}",
+                        l.name, k.arrivals, k.released, k.shaper_drops, held
+                    ));
+                }
             }
             if l.fifo.len() as u32 != l.view.pkts {
                 errors.push(format!("queue `{}`: FIFO holds {} but its view says {}", l.name, l.fifo.len(), l.view.pkts));

@@ -9,6 +9,7 @@ use qoslab_algo::Duration;
 
 use super::error::{line_col, ErrorKind, Inner, ScenarioError};
 use super::flow;
+use super::conditioner;
 use super::queue;
 use super::reader::{close_enough, edit_distance, instances, Cx, Field, Res, Tbl};
 use super::spec::{FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, OutputSpec, Scenario};
@@ -31,6 +32,8 @@ const LINK_KEYS: &[&str] = &[
     "reverse_queue",
     "loss",
     "reverse_loss",
+    "conditioner",
+    "reverse_conditioner",
 ];
 const LINK_DEFAULT_KEYS: &[&str] = &[
     "duplex",
@@ -332,13 +335,21 @@ impl<'a> Parser<'a> {
                     .get("queue")
                     .map_or_else(|| Ok(queue::default_queue()), queue::queue)?;
                 let loss = t.get("loss").map_or(Ok(None), queue::loss)?;
-                let mut dirs = vec![(from, to, queue.clone(), loss)];
+                let cond = t
+                    .get("conditioner")
+                    .map(|f| conditioner::conditioner(f, rate))
+                    .transpose()?;
+                let mut dirs = vec![(from, to, queue.clone(), loss, cond)];
                 if duplex {
                     let rq = t.get("reverse_queue").map_or(Ok(queue), queue::queue)?;
                     let rl = t.get("reverse_loss").map_or(Ok(loss), queue::loss)?;
-                    dirs.push((to, from, rq, rl));
+                    let rc = t
+                        .get("reverse_conditioner")
+                        .map(|f| conditioner::conditioner(f, rate))
+                        .transpose()?;
+                    dirs.push((to, from, rq, rl, rc));
                 } else {
-                    for key in ["reverse_queue", "reverse_loss"] {
+                    for key in ["reverse_queue", "reverse_loss", "reverse_conditioner"] {
                         if let Some(f) = t.get(key) {
                             return Err(f.err(
                                 ErrorKind::Relation,
@@ -348,7 +359,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 let line = line_col(self.cx.src, from_f.v.span.start).0;
-                for (a, b, queue, loss) in dirs {
+                for (a, b, queue, loss, conditioner) in dirs {
                     let name = format!("{}->{}", nodes[a].name, nodes[b].name);
                     if let Some(prev) = names.get(&name) {
                         return Err(to_f.err(
@@ -371,6 +382,7 @@ impl<'a> Parser<'a> {
                         delay,
                         queue,
                         loss,
+                        conditioner,
                     });
                 }
             }
