@@ -23,7 +23,8 @@ use crate::result::{self, RunResult};
 use crate::scenario::spec::{FlowKind, Limit, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, Scenario};
 use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats};
 use crate::traffic::udp::UdpSource;
-use crate::scenario::spec::{TcpSpec, TcpVariant};
+use crate::scenario::spec::{TcpSpec, TcpVariant, TfrcSpec};
+use qoslab_algo::tfrc;
 use crate::transport::tcp::{App, TcpConfig, TcpParams, TcpReceiver, TcpSender, Variant};
 use crate::transport::WireHeader;
 
@@ -36,6 +37,25 @@ pub enum AgentKind {
     TcpSender { tcp: Box<TcpSender>, wire: TcpWire, start: Time, stop: Time, started: bool },
     /// A TCP receiver.
     TcpReceiver { tcp: Box<TcpReceiver>, ack_size: u32 },
+    /// A TFRC sender (created when its application starts).
+    TfrcSender { tfrc: Box<tfrc::Sender>, header: u32, start: Time, stop: Time, started: bool },
+    /// A TFRC receiver.
+    TfrcReceiver { tfrc: Box<tfrc::Receiver>, feedback_size: u32 },
+}
+
+/// Builds the TFRC sender and receiver of a flow starting at `start`.
+pub fn tfrc_pair(t: &TfrcSpec, start: Time) -> Result<(tfrc::Sender, tfrc::Receiver), ConfigError> {
+    let (variant, rparams) = if t.small_packet {
+        let rule = if t.gradual { tfrc::ShortIntervalRule::Gradual } else { tfrc::ShortIntervalRule::Step };
+        let base = tfrc::SmallPacketParams::rfc4828();
+        let sp = tfrc::SmallPacketParams::new(base.nominal_segment(), base.header(), base.min_interval(), rule)?;
+        (tfrc::Variant::SmallPacket(sp), tfrc::ReceiverParams::small_packet(&sp))
+    } else {
+        (tfrc::Variant::Standard, tfrc::ReceiverParams::standard())
+    };
+    let init = if t.rfc3448_initial_rate { tfrc::InitialRate::Rfc3448 } else { tfrc::InitialRate::Rfc5348 };
+    let sp = tfrc::SenderParams::new(t.size, t.app_rate, variant, init)?;
+    Ok((tfrc::Sender::new(sp, start), tfrc::Receiver::new(rparams)))
 }
 
 /// Wire sizes of a TCP connection's packets.
@@ -262,11 +282,23 @@ impl Simulator {
                     };
                     (snd, "tcp")
                 }
+                FlowKind::Tfrc(t) => {
+                    if sim.routes.next(dst, src) == NO_ROUTE {
+                        return Err(format!("flow `{}`: no route for feedback from its destination back to its source", f.name));
+                    }
+                    let (snd, _) = tfrc_pair(t, start).map_err(|e| format!("flow `{}`: {e}", f.name))?;
+                    let label = if t.small_packet { "tfrc-sp" } else { "tfrc" };
+                    (AgentKind::TfrcSender { tfrc: Box::new(snd), header: t.header, start, stop, started: false }, label)
+                }
             };
             let sink = match &f.kind {
                 FlowKind::Tcp(t) => {
                     let cfg = tcp_config(t).map_err(|e| format!("flow `{}`: {e}", f.name))?;
                     AgentKind::TcpReceiver { tcp: Box::new(TcpReceiver::new(&cfg)), ack_size: t.ack_size }
+                }
+                FlowKind::Tfrc(t) => {
+                    let (_, rcv) = tfrc_pair(t, start).map_err(|e| format!("flow `{}`: {e}", f.name))?;
+                    AgentKind::TfrcReceiver { tfrc: Box::new(rcv), feedback_size: t.feedback_size }
                 }
                 _ => AgentKind::Sink,
             };
@@ -327,11 +359,25 @@ impl Simulator {
                 }
             }
             AgentKind::TcpReceiver { tcp, .. } => tcp.poll_timeout(),
+            AgentKind::TfrcSender { tfrc, start, stop, started, .. } => {
+                if !*started {
+                    Some(*start)
+                } else if self.now >= *stop {
+                    None
+                } else {
+                    let send = tfrc.next_send_time();
+                    Some(tfrc.poll_timeout().map_or(send, |t| t.min(send)))
+                }
+            }
+            AgentKind::TfrcReceiver { tfrc, .. } => tfrc.poll_timeout(),
         };
         if let Some(d) = d {
-            if d < agent.armed {
-                agent.armed = d;
-                self.events.push(d.max(self.now), Event::Agent { agent: a });
+            // A deadline already past is due now; record the time actually scheduled so the
+            // event, when it fires, recognises itself as the armed one.
+            let at = d.max(self.now);
+            if at < agent.armed {
+                agent.armed = at;
+                self.events.push(at, Event::Agent { agent: a });
             }
         }
     }
@@ -403,6 +449,20 @@ impl Simulator {
                     self.outbox.push((node, mk(*ack_size, WireHeader::TcpAck(ack))));
                 }
             }
+            AgentKind::TfrcSender { tfrc, header, start, stop, started } => {
+                if now >= *start && now < *stop {
+                    *started = true;
+                    tfrc.on_timeout(now);
+                    while let Some(dp) = tfrc.poll_transmit(now) {
+                        self.outbox.push((node, mk(dp.size + *header, WireHeader::TfrcData(dp))));
+                    }
+                }
+            }
+            AgentKind::TfrcReceiver { tfrc, feedback_size } => {
+                if let Some(fb) = tfrc.on_timeout(now) {
+                    self.outbox.push((node, mk(*feedback_size, WireHeader::TfrcFeedback(fb))));
+                }
+            }
         }
         self.flush_outbox();
         self.arm(a);
@@ -453,6 +513,26 @@ impl Simulator {
                     }
                 }
             }
+            (AgentKind::TfrcReceiver { tfrc, feedback_size }, WireHeader::TfrcData(dp)) => {
+                self.flows[flow as usize].counters.goodput_bytes += dp.size as u64;
+                if let Some(fb) = tfrc.on_packet(now, dp) {
+                    let fp = Packet {
+                        flow,
+                        size: *feedback_size,
+                        color: Color::Green,
+                        src_node: node,
+                        dst_node: peer_node,
+                        dst_agent: peer_agent,
+                        sent_at: now,
+                        hdr: WireHeader::TfrcFeedback(fb),
+                    };
+                    self.outbox.push((node, fp));
+                }
+            }
+            (AgentKind::TfrcSender { tfrc, .. }, WireHeader::TfrcFeedback(fb)) => {
+                tfrc.on_feedback(now, fb);
+                // new packets, if any, go out at the next send time (armed below)
+            }
             _ => return,
         }
         self.flush_outbox();
@@ -479,14 +559,14 @@ impl Simulator {
         fc.sent_pkts += 1;
         fc.sent_bytes += p.size as u64;
         match p.hdr {
-            WireHeader::Udp { .. } | WireHeader::TcpData(_) => {
+            WireHeader::Udp { .. } | WireHeader::TcpData(_) | WireHeader::TfrcData(_) => {
                 fc.data_pkts += 1;
                 fc.data_bytes += p.size as u64;
                 if let WireHeader::TcpData(seg) = p.hdr {
                     fc.retx_pkts += seg.retransmission as u64;
                 }
             }
-            WireHeader::TcpAck(_) => {}
+            WireHeader::TcpAck(_) | WireHeader::TfrcFeedback(_) => {}
         }
         let id = self.arena.alloc(p);
         self.forward(node, id);
@@ -533,9 +613,10 @@ impl Simulator {
         let now = self.now;
         let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
         if let Some(t) = c.next_release() {
-            if t < c.armed {
-                c.armed = t;
-                self.events.push(t.max(now), Event::Shaper { link: li });
+            let at = t.max(now);
+            if at < c.armed {
+                c.armed = at;
+                self.events.push(at, Event::Shaper { link: li });
             }
         }
     }
@@ -577,7 +658,7 @@ impl Simulator {
         c.counters.bytes_by_color[view.color.index()] += view.size as u64;
         p.color = view.color;
         let fc = &mut self.flows[p.flow as usize].counters;
-        if !matches!(p.hdr, WireHeader::TcpAck(_)) {
+        if p.hdr.is_data() {
             fc.bytes_by_color[view.color.index()] += view.size as u64;
         }
         self.enqueue(li, id);
@@ -600,11 +681,11 @@ impl Simulator {
                 fc.goodput_bytes += p.size as u64;
                 fc.delivered_by_color[p.color.index()] += p.size as u64;
             }
-            WireHeader::TcpData(_) => {
+            WireHeader::TcpData(_) | WireHeader::TfrcData(_) => {
                 fc.delivered_by_color[p.color.index()] += p.size as u64;
                 self.agent_receive(&p);
             }
-            WireHeader::TcpAck(_) => self.agent_receive(&p),
+            WireHeader::TcpAck(_) | WireHeader::TfrcFeedback(_) => self.agent_receive(&p),
         }
     }
 
@@ -625,7 +706,7 @@ impl Simulator {
         let fc = &mut self.flows[p.flow as usize].counters;
         fc.dropped_pkts += 1;
         fc.dropped_bytes += p.size as u64;
-        if !matches!(p.hdr, WireHeader::TcpAck(_)) {
+        if p.hdr.is_data() {
             fc.data_dropped += 1;
         }
     }

@@ -54,7 +54,7 @@ const FLOW_COMMON_KEYS: &[&str] = &[
     "start_jitter",
     "stop",
 ];
-const DEFAULTS_KEYS: &[&str] = &["tcp", "cbr", "poisson", "link"];
+const DEFAULTS_KEYS: &[&str] = &["tcp", "cbr", "poisson", "tfrc", "link"];
 
 /// Reads and validates a scenario file. `file` names it in error messages.
 pub fn parse_str(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
@@ -100,6 +100,7 @@ type Defaults<'a> = Option<(&'a [(Key, Val)], String)>;
 
 struct AllDefaults<'a> {
     tcp: Defaults<'a>,
+    tfrc: Defaults<'a>,
     cbr: Defaults<'a>,
     poisson: Defaults<'a>,
     link: Defaults<'a>,
@@ -185,6 +186,7 @@ impl<'a> Parser<'a> {
     fn defaults(&self, root: &Tbl<'a>) -> Res<AllDefaults<'a>> {
         let mut d = AllDefaults {
             tcp: None,
+            tfrc: None,
             cbr: None,
             poisson: None,
             link: None,
@@ -196,6 +198,7 @@ impl<'a> Parser<'a> {
         t.check_keys(DEFAULTS_KEYS, "[defaults]")?;
         for (key, slot) in [
             ("tcp", &mut d.tcp),
+            ("tfrc", &mut d.tfrc),
             ("cbr", &mut d.cbr),
             ("poisson", &mut d.poisson),
             ("link", &mut d.link),
@@ -207,6 +210,9 @@ impl<'a> Parser<'a> {
                 "tcp" => {
                     st.check_keys(flow::TCP_KEYS, "[defaults.tcp]")?;
                     flow::tcp(&st)?;
+                }
+                "tfrc" => {
+                    st.check_keys(flow::TFRC_KEYS, "[defaults.tfrc]")?;
                 }
                 "link" => {
                     st.check_keys(LINK_DEFAULT_KEYS, "[defaults.link]")?;
@@ -425,6 +431,7 @@ impl<'a> Parser<'a> {
             t.check_keys(&allowed, &format!("a {kind} [[flow]]"))?;
             let fallback = match kind {
                 "tcp" => defaults.tcp.clone(),
+                "tfrc" => defaults.tfrc.clone(),
                 "cbr" => defaults.cbr.clone(),
                 _ => defaults.poisson.clone(),
             };
@@ -465,11 +472,11 @@ impl<'a> Parser<'a> {
                         ),
                     ));
                 }
-                if kind == "tcp" && !reachable(&adj, &mut reach, dst, src) {
+                if (kind == "tcp" || kind == "tfrc") && !reachable(&adj, &mut reach, dst, src) {
                     return Err(dst_f.err(
                         ErrorKind::Relation,
                         format!(
-                            "no path of links back to src \"{}\" for the TCP acknowledgements (add the reverse direction)",
+                            "no path of links back to src \"{}\" for the acknowledgements/feedback (add the reverse direction)",
                             nodes[src].name
                         ),
                     ));
@@ -493,6 +500,7 @@ impl<'a> Parser<'a> {
                 };
                 let kind = match kind {
                     "tcp" => FlowKind::Tcp(flow::tcp(&t)?),
+                    "tfrc" => FlowKind::Tfrc(flow::tfrc(&t)?),
                     other => flow::rate_kind(&t, other)?,
                 };
                 flows.push(FlowSpec {

@@ -204,6 +204,27 @@ pub enum FlowKind {
     Poisson { rate: Rate, size: u32 },
     /// A TCP connection (see `transport::tcp`).
     Tcp(TcpSpec),
+    /// A TFRC or TFRC-SP flow (RFC 5348, RFC 4828; see `qoslab_algo::tfrc`).
+    Tfrc(TfrcSpec),
+}
+
+/// A TFRC (RFC 5348) or TFRC-SP (RFC 4828) flow sending fixed-size packets.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TfrcSpec {
+    /// TFRC-SP (RFC 4828 §3) instead of standard TFRC.
+    pub small_packet: bool,
+    /// RFC 4828 App. C: the gradual short-interval rule instead of the step rule (TFRC-SP only).
+    pub gradual: bool,
+    /// Data bytes per packet (headers excluded).
+    pub size: u32,
+    /// Header bytes added on the wire (e.g. 40 for UDP/IP + RTP-like, 32 for DCCP/IP in RFC 4828 Table 8).
+    pub header: u32,
+    /// The application's maximum data rate (None: always has data).
+    pub app_rate: Option<Rate>,
+    /// Wire size of a feedback packet.
+    pub feedback_size: u32,
+    /// RFC 3448's initial rate (s/R) instead of RFC 5348's (W_init/R).
+    pub rfc3448_initial_rate: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
