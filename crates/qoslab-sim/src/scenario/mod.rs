@@ -36,6 +36,7 @@
 //! [[node]]                   # every node forwards; any node may be a flow endpoint
 //! name = "S{i}"              # no spaces, braces or "->"
 //! count = 20                 # optional: 20 nodes, {i} = 1..=20 in every string of the table
+//!                            # (integer expressions too: "C{(i-1)/10+1}")
 //! kind = "host"              # "host" (default) or "router"
 //!
 //! [[node]]

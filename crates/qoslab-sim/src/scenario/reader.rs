@@ -167,17 +167,37 @@ impl<'a> Field<'a> {
         }
     }
 
+    /// Replaces every `{expr}` in `s`, where `expr` is an integer expression of the
+    /// instance number `i` (see [`eval_index_expr`]), e.g. `"S{i}"`, `"C{(i-1)/10+1}"`.
     fn substitute(&self, s: &str) -> Res<String> {
-        if !s.contains("{i}") {
+        if !s.contains('{') {
             return Ok(s.to_string());
         }
-        match self.inst {
-            Some(inst) => Ok(s.replace("{i}", &inst.i.to_string())),
-            None => Err(self.err(
+        let Some(inst) = self.inst else {
+            return Err(self.err(
                 ErrorKind::Relation,
-                "`{i}` is only defined in a table with `count`",
-            )),
+                "`{i}` is only defined in a table with `count` (as are expressions such as `{(i-1)/10+1}`)",
+            ));
+        };
+        let mut out = String::with_capacity(s.len());
+        let mut rest = s;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let Some(close) = rest[open..].find('}') else {
+                return Err(self.err(ErrorKind::BadValue, "a `{` without its closing `}`"));
+            };
+            let expr = &rest[open + 1..open + close];
+            let v = eval_index_expr(expr, i64::from(inst.i)).map_err(|e| {
+                self.err(
+                    ErrorKind::BadValue,
+                    format!("`{{{expr}}}`: {e} (allowed: integers, i, + - * / % and parentheses)"),
+                )
+            })?;
+            out.push_str(&v.to_string());
+            rest = &rest[open + close + 1..];
         }
+        out.push_str(rest);
+        Ok(out)
     }
 
     pub fn string(self) -> Res<String> {
@@ -528,5 +548,107 @@ mod tests {
         assert_eq!(suggest("colour", &["min_th", "max_th"]), None);
         // "rate" is not a typo of "name" (two edits in four letters)
         assert_eq!(suggest("rate", &["name"]), None);
+    }
+}
+
+/// Evaluates an integer expression of the instance number `i`: integers, `i`, `+ - * / %`
+/// (integer division and remainder, truncating) and parentheses, with the usual precedence.
+/// Used in names such as `"C{(i-1)/10+1}"` (ten workstations per customer router).
+pub(crate) fn eval_index_expr(expr: &str, i: i64) -> Result<i64, String> {
+    struct P<'s> {
+        b: &'s [u8],
+        k: usize,
+        i: i64,
+    }
+    impl P<'_> {
+        fn ws(&mut self) {
+            while self.k < self.b.len() && self.b[self.k] == b' ' {
+                self.k += 1;
+            }
+        }
+        fn peek(&mut self) -> Option<u8> {
+            self.ws();
+            self.b.get(self.k).copied()
+        }
+        fn sum(&mut self) -> Result<i64, String> {
+            let mut v = self.product()?;
+            while let Some(op @ (b'+' | b'-')) = self.peek() {
+                self.k += 1;
+                let r = self.product()?;
+                v = if op == b'+' { v.checked_add(r) } else { v.checked_sub(r) }.ok_or("overflow")?;
+            }
+            Ok(v)
+        }
+        fn product(&mut self) -> Result<i64, String> {
+            let mut v = self.atom()?;
+            while let Some(op @ (b'*' | b'/' | b'%')) = self.peek() {
+                self.k += 1;
+                let r = self.atom()?;
+                v = match op {
+                    b'*' => v.checked_mul(r).ok_or("overflow")?,
+                    _ if r == 0 => return Err("division by zero".into()),
+                    b'/' => v / r,
+                    _ => v % r,
+                };
+            }
+            Ok(v)
+        }
+        fn atom(&mut self) -> Result<i64, String> {
+            match self.peek() {
+                Some(b'(') => {
+                    self.k += 1;
+                    let v = self.sum()?;
+                    if self.peek() != Some(b')') {
+                        return Err("missing `)`".into());
+                    }
+                    self.k += 1;
+                    Ok(v)
+                }
+                Some(b'-') => {
+                    self.k += 1;
+                    Ok(-self.atom()?)
+                }
+                Some(b'i') => {
+                    self.k += 1;
+                    Ok(self.i)
+                }
+                Some(c) if c.is_ascii_digit() => {
+                    let start = self.k;
+                    while self.k < self.b.len() && self.b[self.k].is_ascii_digit() {
+                        self.k += 1;
+                    }
+                    std::str::from_utf8(&self.b[start..self.k])
+                        .ok()
+                        .and_then(|t| t.parse().ok())
+                        .ok_or_else(|| "number too large".to_string())
+                }
+                Some(c) => Err(format!("unexpected `{}`", c as char)),
+                None => Err("unexpected end".into()),
+            }
+        }
+    }
+    let mut p = P { b: expr.as_bytes(), k: 0, i };
+    let v = p.sum()?;
+    if p.peek().is_some() {
+        return Err(format!("unexpected `{}`", &expr[p.k..]));
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod expr_tests {
+    use super::eval_index_expr as e;
+
+    #[test]
+    fn index_expressions() {
+        assert_eq!(e("i", 7), Ok(7));
+        assert_eq!(e("(i-1)/10+1", 10), Ok(1));
+        assert_eq!(e("(i-1)/10+1", 11), Ok(2));
+        assert_eq!(e("(i - 1) % 10 + 1", 23), Ok(3));
+        assert_eq!(e("2*i+-3", 5), Ok(7));
+        assert!(e("i/0", 1).is_err());
+        assert!(e("j", 1).is_err());
+        assert!(e("(i", 1).is_err());
+        assert!(e("", 1).is_err());
     }
 }
