@@ -1,2 +1,3 @@
 //! Traffic sources that are not transports: CBR and Poisson UDP.
 pub mod udp;
+pub mod web;
