@@ -18,8 +18,11 @@ pub struct Packet {
     pub color: Color,
     pub src_node: u32,
     pub dst_node: u32,
-    /// The agent at `dst_node` the packet is for.
+    /// The agent at `dst_node` the packet is for, and that agent slot's generation when the
+    /// packet was sent (slots of finished web transfers are reused; a stray packet for an
+    /// earlier occupant is recognised and ignored).
     pub dst_agent: u32,
+    pub dst_gen: u32,
     /// When the source put it on the wire.
     pub sent_at: Time,
     /// Transport header.

@@ -18,6 +18,8 @@ pub enum Event {
     Shaper { link: u32 },
     /// An agent's deadline (source tick, TCP timer) may be due.
     Agent { agent: u32 },
+    /// A web-traffic pool's model may have requests due.
+    Web { pool: u32 },
     /// Periodic sampling of the time series.
     Sample,
     /// End of the warm-up: statistics snapshot.

@@ -20,7 +20,16 @@ pub struct RunResult {
     pub queues: Vec<QueueResult>,
     /// Ingress conditioners (whole run, warm-up included).
     pub conditioners: Vec<ConditionerResult>,
+    /// Web-traffic pools (whole run): the model's counters. Their traffic is the flow of the
+    /// same name in `flows`.
+    pub webs: Vec<WebResult>,
     pub aggregate: Aggregate,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WebResult {
+    pub name: String,
+    pub stats: crate::traffic::web::WebStats,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -142,5 +151,6 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
         flows,
         queues,
         conditioners,
+        webs: sim.webs.iter().map(|w| WebResult { name: w.name.clone(), stats: *w.model.stats() }).collect(),
     }
 }

@@ -23,6 +23,7 @@ use crate::result::{self, RunResult};
 use crate::scenario::spec::{FlowKind, Limit, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, Scenario};
 use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats};
 use crate::traffic::udp::UdpSource;
+use crate::traffic::web::{Request as WebRequest, WebTraffic};
 use crate::scenario::spec::{TcpSpec, TcpVariant, TfrcSpec};
 use qoslab_algo::tfrc;
 use crate::transport::tcp::{App, TcpConfig, TcpParams, TcpReceiver, TcpSender, Variant};
@@ -41,6 +42,8 @@ pub enum AgentKind {
     TfrcSender { tfrc: Box<tfrc::Sender>, header: u32, start: Time, stop: Time, started: bool },
     /// A TFRC receiver.
     TfrcReceiver { tfrc: Box<tfrc::Receiver>, feedback_size: u32 },
+    /// A free slot (a finished web transfer's).
+    Free,
 }
 
 /// Builds the TFRC sender and receiver of a flow starting at `start`.
@@ -96,6 +99,32 @@ pub struct Agent {
     pub kind: AgentKind,
     /// Time of the earliest pending `Agent` event for this agent (NEVER: none).
     armed: Time,
+    /// Generation of the slot (bumped when a web transfer's slot is freed for reuse).
+    gen: u32,
+    /// The web object this (transfer) agent carries, if any.
+    web: Option<WebTag>,
+}
+
+/// Which web object a transfer agent carries.
+#[derive(Clone, Copy, Debug)]
+pub struct WebTag {
+    pub pool: u32,
+    pub session: u32,
+    pub page: u32,
+    pub object: u32,
+}
+
+/// A web-traffic pool: the session model and what its transfers need.
+pub struct WebPool {
+    pub name: String,
+    pub model: WebTraffic,
+    clients: Vec<u32>,
+    servers: Vec<u32>,
+    cfg: TcpConfig,
+    header: u32,
+    ack_size: u32,
+    flow: u32,
+    armed: Time,
 }
 
 /// Per-flow bookkeeping.
@@ -106,6 +135,9 @@ pub struct FlowState {
     pub dst: u32,
     pub counters: FlowCounters,
     pub at_warmup: FlowCounters,
+    /// Timeouts and fast recoveries of this flow's finished transfers (web pools).
+    closed_timeouts: u64,
+    closed_fast_recoveries: u64,
 }
 
 /// A time-series sample of one monitored queue.
@@ -131,6 +163,9 @@ pub struct Simulator {
     routes: Routes,
     pub agents: Vec<Agent>,
     pub flows: Vec<FlowState>,
+    pub webs: Vec<WebPool>,
+    /// Free agent-slot pairs (sender slot index; the receiver is the next slot).
+    free_pairs: Vec<u32>,
     sample_interval: Option<Duration>,
     pub samples: Vec<QueueSample>,
     /// Per-flow cumulative goodput bytes at each sample instant (flow-major within a sample).
@@ -243,6 +278,8 @@ impl Simulator {
             routes,
             agents: Vec::new(),
             flows: Vec::new(),
+            webs: Vec::new(),
+            free_pairs: Vec::new(),
             sample_interval: scenario.output.sample_interval,
             samples: Vec::new(),
             flow_samples: Vec::new(),
@@ -302,7 +339,16 @@ impl Simulator {
                 }
                 _ => AgentKind::Sink,
             };
-            sim.agents.push(Agent { node: src, flow: fi as u32, peer_node: dst, peer_agent: dst_agent, kind, armed: Time::NEVER });
+            sim.agents.push(Agent {
+                node: src,
+                flow: fi as u32,
+                peer_node: dst,
+                peer_agent: dst_agent,
+                kind,
+                armed: Time::NEVER,
+                gen: 0,
+                web: None,
+            });
             sim.agents.push(Agent {
                 node: dst,
                 flow: fi as u32,
@@ -310,6 +356,8 @@ impl Simulator {
                 peer_agent: src_agent,
                 kind: sink,
                 armed: Time::NEVER,
+                gen: 0,
+                web: None,
             });
             sim.flows.push(FlowState {
                 name: f.name.clone(),
@@ -318,7 +366,36 @@ impl Simulator {
                 dst,
                 counters: FlowCounters::default(),
                 at_warmup: FlowCounters::default(),
+                closed_timeouts: 0,
+                closed_fast_recoveries: 0,
             });
+        }
+        let webs = sim.scenario.webs.clone();
+        for (wi, w) in webs.iter().enumerate() {
+            let cfg = tcp_config(&w.tcp).map_err(|e| format!("web pool `{}`: {e}", w.name))?;
+            let flow = sim.flows.len() as u32;
+            sim.flows.push(FlowState {
+                name: w.name.clone(),
+                kind: "web",
+                src: w.servers[0] as u32,
+                dst: w.clients[0] as u32,
+                counters: FlowCounters::default(),
+                at_warmup: FlowCounters::default(),
+                closed_timeouts: 0,
+                closed_fast_recoveries: 0,
+            });
+            sim.webs.push(WebPool {
+                name: w.name.clone(),
+                model: WebTraffic::new(w.params, Rng::stream(seed, &format!("web/{}", w.name))),
+                clients: w.clients.iter().map(|&c| c as u32).collect(),
+                servers: w.servers.iter().map(|&c| c as u32).collect(),
+                cfg,
+                header: w.tcp.header,
+                ack_size: w.tcp.ack_size,
+                flow,
+                armed: Time::NEVER,
+            });
+            sim.arm_web(wi as u32);
         }
         for a in 0..sim.agents.len() as u32 {
             sim.arm(a);
@@ -370,6 +447,7 @@ impl Simulator {
                 }
             }
             AgentKind::TfrcReceiver { tfrc, .. } => tfrc.poll_timeout(),
+            AgentKind::Free => None,
         };
         if let Some(d) = d {
             // A deadline already past is due now; record the time actually scheduled so the
@@ -397,6 +475,7 @@ impl Simulator {
                 Event::Arrive { node, pkt } => self.on_arrive(node, pkt),
                 Event::LinkFree { link } => self.on_link_free(link),
                 Event::Shaper { link } => self.on_shaper(link),
+                Event::Web { pool } => self.on_web(pool),
                 Event::Agent { agent } => self.on_agent(agent),
                 Event::Sample => self.on_sample(),
                 Event::Warmup => self.on_warmup(),
@@ -417,7 +496,7 @@ impl Simulator {
         if agent.armed == now {
             agent.armed = Time::NEVER;
         }
-        let (node, flow, peer_node, peer_agent) = (agent.node, agent.flow, agent.peer_node, agent.peer_agent);
+        let (node, flow, peer_node, peer_agent, gen) = (agent.node, agent.flow, agent.peer_node, agent.peer_agent, agent.gen);
         let mk = |size: u32, hdr: WireHeader| Packet {
             flow,
             size,
@@ -425,6 +504,7 @@ impl Simulator {
             src_node: node,
             dst_node: peer_node,
             dst_agent: peer_agent,
+            dst_gen: gen,
             sent_at: now,
             hdr,
         };
@@ -434,7 +514,7 @@ impl Simulator {
                     self.outbox.push((node, mk(src.size, WireHeader::Udp { seq })));
                 }
             }
-            AgentKind::Sink => {}
+            AgentKind::Sink | AgentKind::Free => {}
             AgentKind::TcpSender { tcp, wire, start, stop, started } => {
                 if now >= *start && now < *stop {
                     *started = true;
@@ -474,7 +554,11 @@ impl Simulator {
         let now = self.now;
         let a = p.dst_agent;
         let agent = &mut self.agents[a as usize];
-        let (node, flow, peer_node, peer_agent) = (agent.node, agent.flow, agent.peer_node, agent.peer_agent);
+        if agent.gen != p.dst_gen {
+            return; // for a finished transfer whose slot has been reused
+        }
+        let (node, flow, peer_node, peer_agent, gen) = (agent.node, agent.flow, agent.peer_node, agent.peer_agent, agent.gen);
+        let mut finished = false;
         match (&mut agent.kind, &p.hdr) {
             (AgentKind::TcpReceiver { tcp, ack_size }, WireHeader::TcpData(seg)) => {
                 let before = tcp.delivered();
@@ -489,6 +573,7 @@ impl Simulator {
                         src_node: node,
                         dst_node: peer_node,
                         dst_agent: peer_agent,
+                        dst_gen: gen,
                         sent_at: now,
                         hdr: WireHeader::TcpAck(ack),
                     };
@@ -506,12 +591,14 @@ impl Simulator {
                             src_node: node,
                             dst_node: peer_node,
                             dst_agent: peer_agent,
+                            dst_gen: gen,
                             sent_at: now,
                             hdr: WireHeader::TcpData(seg),
                         };
                         self.outbox.push((node, dp));
                     }
                 }
+                finished = agent.web.is_some() && tcp.is_complete();
             }
             (AgentKind::TfrcReceiver { tfrc, feedback_size }, WireHeader::TfrcData(dp)) => {
                 self.flows[flow as usize].counters.goodput_bytes += dp.size as u64;
@@ -523,6 +610,7 @@ impl Simulator {
                         src_node: node,
                         dst_node: peer_node,
                         dst_agent: peer_agent,
+                        dst_gen: gen,
                         sent_at: now,
                         hdr: WireHeader::TfrcFeedback(fb),
                     };
@@ -536,7 +624,108 @@ impl Simulator {
             _ => return,
         }
         self.flush_outbox();
-        self.arm(a);
+        if finished {
+            self.finish_transfer(a);
+        } else {
+            self.arm(a);
+        }
+    }
+
+    /// Schedules the web pool's next model event.
+    fn arm_web(&mut self, w: u32) {
+        let now = self.now;
+        let pool = &mut self.webs[w as usize];
+        if let Some(t) = pool.model.next_event_time() {
+            let at = t.max(now);
+            if at < pool.armed {
+                pool.armed = at;
+                self.events.push(at, Event::Web { pool: w });
+            }
+        }
+    }
+
+    fn on_web(&mut self, w: u32) {
+        let now = self.now;
+        if self.webs[w as usize].armed <= now {
+            self.webs[w as usize].armed = Time::NEVER;
+        }
+        while let Some(req) = self.webs[w as usize].model.poll(now) {
+            self.start_transfer(w, req);
+        }
+        self.arm_web(w);
+    }
+
+    /// Opens a TCP transfer of a web object from its server to its client.
+    fn start_transfer(&mut self, w: u32, req: WebRequest) {
+        let now = self.now;
+        let pool = &self.webs[w as usize];
+        let (server, client) = (pool.servers[req.server as usize], pool.clients[req.client as usize]);
+        let sender = TcpSender::new(&pool.cfg, App::Bytes(req.bytes.max(1)));
+        let receiver = TcpReceiver::new(&pool.cfg);
+        let (flow, header, ack_size) = (pool.flow, pool.header, pool.ack_size);
+        let tag = WebTag { pool: w, session: req.session, page: req.page, object: req.object };
+        let s = match self.free_pairs.pop() {
+            Some(s) => s,
+            None => {
+                let s = self.agents.len() as u32;
+                for _ in 0..2 {
+                    self.agents.push(Agent {
+                        node: 0,
+                        flow,
+                        peer_node: 0,
+                        peer_agent: 0,
+                        kind: AgentKind::Free,
+                        armed: Time::NEVER,
+                        gen: 0,
+                        web: None,
+                    });
+                }
+                s
+            }
+        };
+        let snd = &mut self.agents[s as usize];
+        snd.node = server;
+        snd.flow = flow;
+        snd.peer_node = client;
+        snd.peer_agent = s + 1;
+        snd.web = Some(tag);
+        snd.kind = AgentKind::TcpSender {
+            tcp: Box::new(sender),
+            wire: TcpWire { header },
+            start: now,
+            stop: Time::NEVER,
+            started: false,
+        };
+        let rcv = &mut self.agents[s as usize + 1];
+        rcv.node = client;
+        rcv.flow = flow;
+        rcv.peer_node = server;
+        rcv.peer_agent = s;
+        rcv.web = Some(tag);
+        rcv.kind = AgentKind::TcpReceiver { tcp: Box::new(receiver), ack_size };
+        self.arm(s);
+    }
+
+    /// A web transfer is fully acknowledged: tell the model, free both slots.
+    fn finish_transfer(&mut self, s: u32) {
+        let now = self.now;
+        let Some(tag) = self.agents[s as usize].web else { return };
+        if let AgentKind::TcpSender { tcp, .. } = &self.agents[s as usize].kind {
+            let f = &mut self.flows[self.agents[s as usize].flow as usize];
+            f.closed_timeouts += tcp.stats().timeouts;
+            f.closed_fast_recoveries += tcp.stats().fast_recoveries;
+        }
+        for k in [s, s + 1] {
+            let a = &mut self.agents[k as usize];
+            a.kind = AgentKind::Free;
+            a.web = None;
+            a.gen = a.gen.wrapping_add(1);
+            a.armed = Time::NEVER;
+        }
+        self.free_pairs.push(s);
+        let pool = &mut self.webs[tag.pool as usize];
+        pool.model.on_transfer_complete(now, tag.session, tag.page, tag.object);
+        self.arm_web(tag.pool);
     }
 
     /// Sends every packet the agents produced.
@@ -826,11 +1015,15 @@ impl Simulator {
 
     /// Copies transport-internal counters into the flow counters.
     fn sync_transport_stats(&mut self) {
+        for f in &mut self.flows {
+            f.counters.timeouts = f.closed_timeouts;
+            f.counters.fast_recoveries = f.closed_fast_recoveries;
+        }
         for a in &self.agents {
             if let AgentKind::TcpSender { tcp, .. } = &a.kind {
                 let c = &mut self.flows[a.flow as usize].counters;
-                c.timeouts = tcp.stats().timeouts;
-                c.fast_recoveries = tcp.stats().fast_recoveries;
+                c.timeouts += tcp.stats().timeouts;
+                c.fast_recoveries += tcp.stats().fast_recoveries;
             }
         }
     }

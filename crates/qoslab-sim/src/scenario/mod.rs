@@ -151,6 +151,7 @@ mod reader;
 pub mod spec;
 pub mod units;
 mod value;
+mod web;
 
 pub use error::{ErrorKind, ScenarioError};
 pub use parse::{load, parse_str};

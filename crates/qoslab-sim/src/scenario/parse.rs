@@ -10,14 +10,15 @@ use qoslab_algo::Duration;
 use super::error::{line_col, ErrorKind, Inner, ScenarioError};
 use super::flow;
 use super::conditioner;
+use super::web;
 use super::queue;
 use super::reader::{close_enough, edit_distance, instances, Cx, Field, Res, Tbl};
-use super::spec::{FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, OutputSpec, Scenario};
+use super::spec::{WebSpec, FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, OutputSpec, Scenario};
 use super::units::show;
 use super::value::{parse_document, Key, Kind, Val};
 
 const TOP_KEYS: &[&str] = &[
-    "name", "seed", "duration", "warmup", "output", "node", "link", "flow", "defaults",
+    "name", "seed", "duration", "warmup", "output", "node", "link", "flow", "web", "defaults",
 ];
 const OUTPUT_KEYS: &[&str] = &["sample_interval", "monitor"];
 const NODE_KEYS: &[&str] = &["name", "kind", "count"];
@@ -154,6 +155,7 @@ impl<'a> Parser<'a> {
         let (nodes, node_index) = self.nodes(&root)?;
         let links = self.links(&root, &nodes, &node_index, &defaults)?;
         let flows = self.flows(&root, &nodes, &node_index, &links, &defaults)?;
+        let webs = self.webs(&root, &nodes, &node_index, &links, &defaults, duration)?;
         let output = self.output(&root, &links)?;
         Ok(Scenario {
             name,
@@ -163,8 +165,47 @@ impl<'a> Parser<'a> {
             nodes,
             links,
             flows,
+            webs,
             output,
         })
+    }
+
+    /// `[[web]]` pools.
+    fn webs(
+        &self,
+        root: &Tbl<'a>,
+        nodes: &[NodeSpec],
+        node_index: &HashMap<String, Named>,
+        links: &[LinkSpec],
+        defaults: &AllDefaults<'a>,
+        duration: Duration,
+    ) -> Res<Vec<WebSpec>> {
+        let index: HashMap<String, usize> = node_index.iter().map(|(k, v)| (k.clone(), v.index)).collect();
+        let mut adj = vec![Vec::new(); nodes.len()];
+        for l in links {
+            adj[l.from].push(l.to);
+        }
+        let mut cache: Vec<Option<Vec<bool>>> = vec![None; nodes.len()];
+        let mut reach = |a: usize, b: usize| reachable(&adj, &mut cache, a, b);
+        let tcp_defaults = Tbl {
+            cx: self.cx,
+            entries: defaults.tcp.as_ref().map_or(&[][..], |(e, _)| *e),
+            span: 0..0,
+            path: "defaults.tcp".to_string(),
+            inst: None,
+            fallback: None,
+        };
+        let mut out = Vec::new();
+        let mut names = std::collections::HashSet::new();
+        for (k, t) in self.table_list(root, "web")?.into_iter().enumerate() {
+            let t = Tbl { path: format!("web[{k}]"), ..t };
+            let w = web::web(&t, k, &index, nodes, &tcp_defaults, duration, &mut reach)?;
+            if !names.insert(w.name.clone()) {
+                return Err(t.err(ErrorKind::Relation, format!("duplicate web pool name \"{}\"", w.name)));
+            }
+            out.push(w);
+        }
+        Ok(out)
     }
 
     /// The list under `key` (`[[node]]`, ...), as tables; absent = empty.

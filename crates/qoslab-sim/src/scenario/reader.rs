@@ -179,25 +179,12 @@ impl<'a> Field<'a> {
                 "`{i}` is only defined in a table with `count` (as are expressions such as `{(i-1)/10+1}`)",
             ));
         };
-        let mut out = String::with_capacity(s.len());
-        let mut rest = s;
-        while let Some(open) = rest.find('{') {
-            out.push_str(&rest[..open]);
-            let Some(close) = rest[open..].find('}') else {
-                return Err(self.err(ErrorKind::BadValue, "a `{` without its closing `}`"));
-            };
-            let expr = &rest[open + 1..open + close];
-            let v = eval_index_expr(expr, i64::from(inst.i)).map_err(|e| {
-                self.err(
-                    ErrorKind::BadValue,
-                    format!("`{{{expr}}}`: {e} (allowed: integers, i, + - * / % and parentheses)"),
-                )
-            })?;
-            out.push_str(&v.to_string());
-            rest = &rest[open + close + 1..];
-        }
-        out.push_str(rest);
-        Ok(out)
+        expand_index(s, i64::from(inst.i)).map_err(|e| {
+            self.err(
+                ErrorKind::BadValue,
+                format!("{e} (allowed in braces: integers, i, + - * / % and parentheses)"),
+            )
+        })
     }
 
     pub fn string(self) -> Res<String> {
@@ -549,6 +536,25 @@ mod tests {
         // "rate" is not a typo of "name" (two edits in four letters)
         assert_eq!(suggest("rate", &["name"]), None);
     }
+}
+
+/// Replaces every `{expr}` of `pattern` by the value of the integer expression `expr` of the
+/// instance number `i` (e.g. `"C{(i-1)/10+1}"` → `"C2"` for i = 11).
+pub(crate) fn expand_index(pattern: &str, i: i64) -> Result<String, String> {
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else {
+            return Err("a `{` without its closing `}`".into());
+        };
+        let expr = &rest[open + 1..open + close];
+        let v = eval_index_expr(expr, i).map_err(|e| format!("`{{{expr}}}`: {e}"))?;
+        out.push_str(&v.to_string());
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// Evaluates an integer expression of the instance number `i`: integers, `i`, `+ - * / %`

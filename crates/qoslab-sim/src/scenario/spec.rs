@@ -28,7 +28,22 @@ pub struct Scenario {
     /// Unidirectional links; a duplex link in the file becomes two entries here.
     pub links: Vec<LinkSpec>,
     pub flows: Vec<FlowSpec>,
+    /// Web-traffic pools (ns-2 WebTraf-style sessions of pages of objects over short TCP transfers).
+    pub webs: Vec<WebSpec>,
     pub output: OutputSpec,
+}
+
+/// A pool of web sessions: each session picks a client, each page a server; every object is
+/// a TCP transfer of the object's size from the server to the client (see `traffic::web`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WebSpec {
+    pub name: String,
+    pub params: crate::traffic::web::WebTrafficParams,
+    /// Client and server nodes (indices), chosen uniformly by the model.
+    pub clients: Vec<usize>,
+    pub servers: Vec<usize>,
+    /// The TCP of every transfer (`bytes` is set per object).
+    pub tcp: TcpSpec,
 }
 
 /// What a node is for. Both kinds forward packets and both may be a flow's endpoint: the

@@ -36,6 +36,7 @@ pub fn dumbbell(n: usize, bottleneck: QueueSpec, duration_s: u64, flow: impl Fn(
         nodes: vec![],
         links: vec![],
         flows: vec![],
+        webs: vec![],
         output: OutputSpec { sample_interval: None, monitor: vec![] },
     };
     for i in 0..n {
