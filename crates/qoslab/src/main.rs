@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+mod plot;
 mod progress;
+mod reproduce;
 mod summary;
 
 #[derive(Parser)]
@@ -37,6 +39,8 @@ enum Cmd {
     },
     /// Check a scenario file and describe it, without running it.
     Validate { scenario: PathBuf },
+    /// Rerun the tables and figures of a reproduced document beside the published values.
+    Reproduce(reproduce::ReproduceArgs),
 }
 
 /// An error with its exit status.
@@ -64,6 +68,7 @@ fn main() -> ExitCode {
     let res = match cli.cmd {
         Cmd::Run { scenario, seed, out, quiet } => cmd_run(&scenario, seed, out, quiet),
         Cmd::Validate { scenario } => cmd_validate(&scenario),
+        Cmd::Reproduce(args) => reproduce::run(args).map_err(|e| Failure { code: e.exit_code(), msg: format!("error: {e}") }),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
