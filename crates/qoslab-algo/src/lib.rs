@@ -19,6 +19,7 @@
 //! | [`queue`] | queue management: drop-tail limits, RED, Adaptive RED, RIO, three-colour RIO |
 //! | [`meter`] | meters/markers: token buckets, srTCM, trTCM, TSW, TSW2CM, TSW3CM |
 //! | [`shaper`] | shapers: token-bucket shaper, srRAS/trRAS and their green variants |
+//! | [`tfrc`] | TFRC (RFC 5348) and TFRC-SP (RFC 4828): equation, loss history, sender, receiver, RFC 4828 Tables 1–4 |
 
 pub mod error;
 pub mod meter;
@@ -26,6 +27,7 @@ pub mod packet;
 pub mod queue;
 pub mod rng;
 pub mod shaper;
+pub mod tfrc;
 pub mod time;
 pub mod units;
 pub mod verdict;

@@ -22,6 +22,8 @@ use crate::result::{self, RunResult};
 use crate::scenario::spec::{FlowKind, Limit, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, Scenario};
 use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats};
 use crate::traffic::udp::UdpSource;
+use crate::scenario::spec::{TcpSpec, TcpVariant};
+use crate::transport::tcp::{App, TcpConfig, TcpParams, TcpReceiver, TcpSender, Variant};
 use crate::transport::WireHeader;
 
 /// Something attached to a node that sends or receives packets.
@@ -29,6 +31,39 @@ pub enum AgentKind {
     Udp(UdpSource),
     /// Receives packets; the engine counts them.
     Sink,
+    /// A TCP sender; `start`: when its application starts, `stop`: when it stops sending.
+    TcpSender { tcp: Box<TcpSender>, wire: TcpWire, start: Time, stop: Time, started: bool },
+    /// A TCP receiver.
+    TcpReceiver { tcp: Box<TcpReceiver>, ack_size: u32 },
+}
+
+/// Wire sizes of a TCP connection's packets.
+#[derive(Clone, Copy, Debug)]
+pub struct TcpWire {
+    pub header: u32,
+}
+
+/// Maps a scenario's TCP settings to the transport's validated configuration.
+pub fn tcp_config(t: &TcpSpec) -> Result<TcpConfig, ConfigError> {
+    TcpConfig::new(TcpParams {
+        variant: match t.variant {
+            TcpVariant::Reno => Variant::Reno,
+            TcpVariant::NewReno => Variant::NewReno,
+            TcpVariant::Sack => Variant::Sack,
+        },
+        mss: t.mss,
+        header: t.header,
+        ack_size: t.ack_size,
+        rwnd: t.rwnd,
+        init_cwnd: t.init_cwnd,
+        limited_transmit: t.limited_transmit,
+        min_rto: t.min_rto,
+        max_rto: t.max_rto,
+        initial_rto: t.initial_rto,
+        clock_granularity: t.clock_granularity,
+        delayed_ack: t.delayed_ack,
+        ..TcpParams::default()
+    })
 }
 
 pub struct Agent {
@@ -207,7 +242,28 @@ impl Simulator {
                 FlowKind::Poisson { rate, size } => {
                     (AgentKind::Udp(UdpSource::poisson(*rate, *size, start, stop, rng)), "poisson")
                 }
-                FlowKind::Tcp(_) => return Err(format!("flow `{}`: TCP flows are not supported yet", f.name)),
+                FlowKind::Tcp(t) => {
+                    if sim.routes.next(dst, src) == NO_ROUTE {
+                        return Err(format!("flow `{}`: no route for ACKs from its destination back to its source", f.name));
+                    }
+                    let cfg = tcp_config(t).map_err(|e| format!("flow `{}`: {e}", f.name))?;
+                    let app = t.bytes.map(App::Bytes).unwrap_or(App::Bulk);
+                    let snd = AgentKind::TcpSender {
+                        tcp: Box::new(TcpSender::new(&cfg, app)),
+                        wire: TcpWire { header: t.header },
+                        start,
+                        stop,
+                        started: false,
+                    };
+                    (snd, "tcp")
+                }
+            };
+            let sink = match &f.kind {
+                FlowKind::Tcp(t) => {
+                    let cfg = tcp_config(t).map_err(|e| format!("flow `{}`: {e}", f.name))?;
+                    AgentKind::TcpReceiver { tcp: Box::new(TcpReceiver::new(&cfg)), ack_size: t.ack_size }
+                }
+                _ => AgentKind::Sink,
             };
             sim.agents.push(Agent { node: src, flow: fi as u32, peer_node: dst, peer_agent: dst_agent, kind, armed: Time::NEVER });
             sim.agents.push(Agent {
@@ -215,7 +271,7 @@ impl Simulator {
                 flow: fi as u32,
                 peer_node: src,
                 peer_agent: src_agent,
-                kind: AgentKind::Sink,
+                kind: sink,
                 armed: Time::NEVER,
             });
             sim.flows.push(FlowState {
@@ -256,6 +312,16 @@ impl Simulator {
         let d = match &agent.kind {
             AgentKind::Udp(s) => s.deadline(),
             AgentKind::Sink => None,
+            AgentKind::TcpSender { tcp, start, stop, started, .. } => {
+                if !*started {
+                    Some(*start)
+                } else if self.now >= *stop {
+                    None
+                } else {
+                    tcp.poll_timeout()
+                }
+            }
+            AgentKind::TcpReceiver { tcp, .. } => tcp.poll_timeout(),
         };
         if let Some(d) = d {
             if d < agent.armed {
@@ -300,20 +366,88 @@ impl Simulator {
             agent.armed = Time::NEVER;
         }
         let (node, flow, peer_node, peer_agent) = (agent.node, agent.flow, agent.peer_node, agent.peer_agent);
-        if let AgentKind::Udp(src) = &mut agent.kind {
-            while let Some(seq) = src.poll(now) {
-                let p = Packet {
-                    flow,
-                    size: src.size,
-                    color: Color::Green,
-                    src_node: node,
-                    dst_node: peer_node,
-                    dst_agent: peer_agent,
-                    sent_at: now,
-                    hdr: WireHeader::Udp { seq },
-                };
-                self.outbox.push((node, p));
+        let mk = |size: u32, hdr: WireHeader| Packet {
+            flow,
+            size,
+            color: Color::Green,
+            src_node: node,
+            dst_node: peer_node,
+            dst_agent: peer_agent,
+            sent_at: now,
+            hdr,
+        };
+        match &mut agent.kind {
+            AgentKind::Udp(src) => {
+                while let Some(seq) = src.poll(now) {
+                    self.outbox.push((node, mk(src.size, WireHeader::Udp { seq })));
+                }
             }
+            AgentKind::Sink => {}
+            AgentKind::TcpSender { tcp, wire, start, stop, started } => {
+                if now >= *start && now < *stop {
+                    *started = true;
+                    tcp.on_timeout(now);
+                    while let Some(seg) = tcp.poll_transmit(now) {
+                        self.outbox.push((node, mk(seg.len + wire.header, WireHeader::TcpData(seg))));
+                    }
+                }
+            }
+            AgentKind::TcpReceiver { tcp, ack_size } => {
+                if let Some(ack) = tcp.on_timeout(now) {
+                    self.outbox.push((node, mk(*ack_size, WireHeader::TcpAck(ack))));
+                }
+            }
+        }
+        self.flush_outbox();
+        self.arm(a);
+    }
+
+    /// A packet reached the agent it is addressed to.
+    #[inline]
+    fn agent_receive(&mut self, p: &Packet) {
+        let now = self.now;
+        let a = p.dst_agent;
+        let agent = &mut self.agents[a as usize];
+        let (node, flow, peer_node, peer_agent) = (agent.node, agent.flow, agent.peer_node, agent.peer_agent);
+        match (&mut agent.kind, &p.hdr) {
+            (AgentKind::TcpReceiver { tcp, ack_size }, WireHeader::TcpData(seg)) => {
+                let before = tcp.delivered();
+                let ack = tcp.on_segment(now, seg);
+                let fresh = tcp.delivered() - before;
+                self.flows[flow as usize].counters.goodput_bytes += fresh;
+                if let Some(ack) = ack {
+                    let ap = Packet {
+                        flow,
+                        size: *ack_size,
+                        color: Color::Green,
+                        src_node: node,
+                        dst_node: peer_node,
+                        dst_agent: peer_agent,
+                        sent_at: now,
+                        hdr: WireHeader::TcpAck(ack),
+                    };
+                    self.outbox.push((node, ap));
+                }
+            }
+            (AgentKind::TcpSender { tcp, wire, start, stop, .. }, WireHeader::TcpAck(ack)) => {
+                tcp.on_ack(now, ack);
+                if now >= *start && now < *stop {
+                    while let Some(seg) = tcp.poll_transmit(now) {
+                        let dp = Packet {
+                            flow,
+                            size: seg.len + wire.header,
+                            color: Color::Green,
+                            src_node: node,
+                            dst_node: peer_node,
+                            dst_agent: peer_agent,
+                            sent_at: now,
+                            hdr: WireHeader::TcpData(seg),
+                        };
+                        self.outbox.push((node, dp));
+                    }
+                }
+            }
+            _ => return,
         }
         self.flush_outbox();
         self.arm(a);
@@ -338,10 +472,16 @@ impl Simulator {
         let fc = &mut self.flows[p.flow as usize].counters;
         fc.sent_pkts += 1;
         fc.sent_bytes += p.size as u64;
-        if let WireHeader::Udp { .. } = p.hdr {
-            fc.data_pkts += 1;
-            fc.data_bytes += p.size as u64;
-            fc.bytes_by_color[p.color.index()] += p.size as u64;
+        match p.hdr {
+            WireHeader::Udp { .. } | WireHeader::TcpData(_) => {
+                fc.data_pkts += 1;
+                fc.data_bytes += p.size as u64;
+                fc.bytes_by_color[p.color.index()] += p.size as u64;
+                if let WireHeader::TcpData(seg) = p.hdr {
+                    fc.retx_pkts += seg.retransmission as u64;
+                }
+            }
+            WireHeader::TcpAck(_) => {}
         }
         let id = self.arena.alloc(p);
         self.forward(node, id);
@@ -376,6 +516,11 @@ impl Simulator {
                 fc.goodput_bytes += p.size as u64;
                 fc.delivered_by_color[p.color.index()] += p.size as u64;
             }
+            WireHeader::TcpData(_) => {
+                fc.delivered_by_color[p.color.index()] += p.size as u64;
+                self.agent_receive(&p);
+            }
+            WireHeader::TcpAck(_) => self.agent_receive(&p),
         }
     }
 
@@ -389,7 +534,7 @@ impl Simulator {
         let fc = &mut self.flows[p.flow as usize].counters;
         fc.dropped_pkts += 1;
         fc.dropped_bytes += p.size as u64;
-        if let WireHeader::Udp { .. } = p.hdr {
+        if !matches!(p.hdr, WireHeader::TcpAck(_)) {
             fc.data_dropped += 1;
         }
     }
@@ -507,7 +652,19 @@ impl Simulator {
         }
     }
 
+    /// Copies transport-internal counters into the flow counters.
+    fn sync_transport_stats(&mut self) {
+        for a in &self.agents {
+            if let AgentKind::TcpSender { tcp, .. } = &a.kind {
+                let c = &mut self.flows[a.flow as usize].counters;
+                c.timeouts = tcp.stats().timeouts;
+                c.fast_recoveries = tcp.stats().fast_recoveries;
+            }
+        }
+    }
+
     fn on_warmup(&mut self) {
+        self.sync_transport_stats();
         let now = self.now;
         for (i, l) in self.links.iter_mut().enumerate() {
             self.links_at_warmup[i] = l.counters;
@@ -520,6 +677,7 @@ impl Simulator {
 
     /// Closes the statistics, checks conservation and assembles the results.
     pub fn finish(mut self) -> Result<RunResult, String> {
+        self.sync_transport_stats();
         let end = self.now;
         for l in &mut self.links {
             let len = l.view.pkts;

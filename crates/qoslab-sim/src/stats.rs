@@ -184,6 +184,9 @@ pub struct FlowCounters {
     pub delivered_by_color: [u64; 3],
     /// Data packets dropped.
     pub data_dropped: u64,
+    /// TCP retransmission timeouts and fast recoveries (0 for other flows).
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
 }
 
 impl FlowCounters {
@@ -200,6 +203,8 @@ impl FlowCounters {
         d.retx_pkts -= e.retx_pkts;
         d.goodput_bytes -= e.goodput_bytes;
         d.data_dropped -= e.data_dropped;
+        d.timeouts -= e.timeouts;
+        d.fast_recoveries -= e.fast_recoveries;
         for c in 0..3 {
             d.bytes_by_color[c] -= e.bytes_by_color[c];
             d.delivered_by_color[c] -= e.delivered_by_color[c];

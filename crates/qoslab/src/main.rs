@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+mod condition;
 mod plot;
 mod progress;
 mod reproduce;
@@ -39,6 +40,8 @@ enum Cmd {
     },
     /// Check a scenario file and describe it, without running it.
     Validate { scenario: PathBuf },
+    /// Run a chain of conditioners (meters, markers, shapers) over a packet trace.
+    Condition(condition::ConditionArgs),
     /// Rerun the tables and figures of a reproduced document beside the published values.
     Reproduce(reproduce::ReproduceArgs),
 }
@@ -68,6 +71,8 @@ fn main() -> ExitCode {
     let res = match cli.cmd {
         Cmd::Run { scenario, seed, out, quiet } => cmd_run(&scenario, seed, out, quiet),
         Cmd::Validate { scenario } => cmd_validate(&scenario),
+        Cmd::Condition(args) => condition::run(args)
+            .map_err(|e| Failure { code: e.exit_code() as u8, msg: format!("error: {e}") }),
         Cmd::Reproduce(args) => reproduce::run(args).map_err(|e| Failure { code: e.exit_code(), msg: format!("error: {e}") }),
     };
     match res {

@@ -27,7 +27,7 @@ pub fn render(r: &RunResult) -> String {
             f.send_rate_bps / 1e6,
             f.drop_rate * 100.0,
             f.measured.retx_pkts,
-            "-"
+            f.measured.timeouts
         );
     }
     let _ = writeln!(

@@ -25,6 +25,9 @@ pub struct Scenario {
     pub output: OutputSpec,
 }
 
+/// What a node is for. Both kinds forward packets and both may be a flow's endpoint: the
+/// parser checks reachability over all links whatever the kinds (as in ns-2, where every
+/// node routes and can host agents). The kind records intent (edge host or router).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NodeKind {
@@ -78,7 +81,7 @@ pub enum QueueUnit {
 }
 
 /// RED parameters as written in a scenario (thresholds in the queue's unit: packets,
-/// or bytes when `queue_in_bytes`).
+/// or bytes when `queue_unit` is `Bytes`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RedSpec {
     pub min_th: f64,
@@ -117,8 +120,13 @@ pub enum RioCoupling {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum QueueSpec {
-    DropTail { limit: Limit },
-    Red { limit: Limit, red: RedSpec },
+    DropTail {
+        limit: Limit,
+    },
+    Red {
+        limit: Limit,
+        red: RedSpec,
+    },
     /// RIO (two precedences, In = green, Out = yellow) or three-colour RIO
     /// (green, yellow, red), per `precedences.len()` (2 or 3).
     Rio {

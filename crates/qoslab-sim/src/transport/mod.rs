@@ -6,4 +6,8 @@ pub mod tcp;
 pub enum WireHeader {
     /// A UDP datagram with the source's sequence number.
     Udp { seq: u64 },
+    /// A TCP data segment.
+    TcpData(tcp::Segment),
+    /// A TCP acknowledgment.
+    TcpAck(tcp::Ack),
 }

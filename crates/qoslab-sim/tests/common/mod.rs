@@ -94,3 +94,33 @@ pub fn cbr_flow(i: usize, src: usize, dst: usize, rate: Rate, size: u32) -> Flow
         kind: FlowKind::Cbr { rate, size },
     }
 }
+
+pub fn tcp_spec(variant: TcpVariant, mss: u32) -> TcpSpec {
+    TcpSpec {
+        variant,
+        mss,
+        header: 40,
+        ack_size: 40,
+        rwnd: 1 << 20,
+        init_cwnd: 2,
+        limited_transmit: true,
+        min_rto: Duration::from_millis(200),
+        max_rto: Duration::from_secs(60),
+        initial_rto: Duration::from_secs(1),
+        clock_granularity: Duration::from_millis(10),
+        delayed_ack: None,
+        bytes: None,
+    }
+}
+
+pub fn tcp_flow(i: usize, src: usize, dst: usize, spec: TcpSpec) -> FlowSpec {
+    FlowSpec {
+        name: format!("tcp{}", i + 1),
+        src,
+        dst,
+        start: Duration::ZERO,
+        start_jitter: Duration::ZERO,
+        stop: None,
+        kind: FlowKind::Tcp(spec),
+    }
+}

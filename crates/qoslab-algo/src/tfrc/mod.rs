@@ -1,0 +1,87 @@
+//! # TFRC and TFRC-SP as sans-IO state machines
+//!
+//! TCP-Friendly Rate Control (RFC 5348, which obsoletes RFC 3448) and its Small-Packet
+//! variant TFRC-SP (RFC 4828). A [`Sender`] emits [`DataPacket`]s at its allowed rate and
+//! reacts to [`Feedback`]; a [`Receiver`] turns arriving data packets into the loss event
+//! rate and the receive rate and says when to send feedback. Neither reads a clock or knows
+//! about links: the caller carries packets and feedback and owns the event queue.
+//!
+//! | file | what | source |
+//! |---|---|---|
+//! | [`equation`] | TCP throughput equation, its inverse, TFRC-SP settings and header allowance | RFC 5348 §3.1, RFC 4828 §3 |
+//! | [`loss_history`] | loss detection, loss events, loss intervals, `I_mean`, TFRC-SP short intervals | RFC 5348 §5, RFC 3448 §5, RFC 4828 §3 and App. C |
+//! | [`receiver`] | receive rate, feedback timer, first-loss seeding | RFC 5348 §6, RFC 4828 §1/§4.6 |
+//! | [`sender`] | allowed rate, slow start, X_recv_set, nofeedback timer, Min Interval | RFC 5348 §4 and §8.2.1, RFC 4828 §3 |
+//! | [`response`] | RFC 4828 Tables 1–4 computed from the equation | RFC 4828 §4.1 |
+//!
+//! ## Driving a sender/receiver pair
+//! 1. `Sender::new(params, now)`. Call `poll_transmit(t)` at `t = next_send_time()`; each
+//!    call that returns a packet also moves `next_send_time()`. Re-read `next_send_time()`
+//!    and `poll_timeout()` after *every* call (feedback and timeouts change the rate).
+//! 2. Deliver each data packet to `Receiver::on_packet(arrival, &pkt)`; a returned
+//!    [`Feedback`] goes back to the sender, `Sender::on_feedback(arrival, &fb)`.
+//!    Also call `Receiver::on_timeout(t)` at `t = Receiver::poll_timeout()`.
+//! 3. Call `Sender::on_timeout(t)` at `t = Sender::poll_timeout()` (the nofeedback timer).
+//!
+//! ## Units
+//! Time is integer nanoseconds ([`Time`](crate::Time), [`Duration`](crate::Duration)).
+//! Rates are `f64` bytes per second, the unit of the equation (the formulas are defined in
+//! reals and are evaluated per feedback, not per packet). `DataPacket::size` is the data
+//! segment size (without network/transport headers, RFC 5348 §3.1 "s"); the simulator adds
+//! its header bytes on the wire.
+
+pub mod equation;
+pub mod loss_history;
+pub mod receiver;
+pub mod response;
+pub mod sender;
+
+pub use equation::{ShortIntervalRule, SmallPacketParams};
+pub use loss_history::{LossHistory, LossHistoryParams, LossTimeBase};
+pub use receiver::{Receiver, ReceiverParams, ReceiverStats};
+pub use response::{response_tables, ResponseRow, ResponseTable};
+pub use sender::{InitialRate, Sender, SenderParams, SenderStats};
+
+use crate::time::{Duration, Time};
+
+/// Standard TFRC or TFRC-SP.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Variant {
+    /// RFC 5348: `s` in the equation is the actual segment size.
+    Standard,
+    /// RFC 4828: nominal segment size, header allowance, Min Interval, short loss intervals.
+    SmallPacket(SmallPacketParams),
+}
+
+/// A data packet as a TFRC sender sends it (RFC 5348 §3.2.1: "a sequence number, a
+/// timestamp ..., the sender's current estimate of the round trip time").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataPacket {
+    /// Sequence number, +1 per packet from 0.
+    pub seq: u64,
+    /// Data bytes (segment size, headers excluded).
+    pub size: u32,
+    /// Sender timestamp (the sender's `now` when it sent the packet).
+    pub send_time: Time,
+    /// The sender's RTT estimate (`None` before its first feedback).
+    pub rtt: Option<Duration>,
+    /// ECN Congestion Experienced, set by the network (the sender sends `false`).
+    pub ecn_ce: bool,
+}
+
+/// A feedback packet (RFC 5348 §3.2.2): "the timestamp of the last data packet received
+/// (t_recvdata)", "the amount of time elapsed between the receipt of the last data packet
+/// at the receiver, and the generation of this feedback report (t_delay)", "the rate at
+/// which the receiver estimates that data was received since the last feedback report was
+/// sent (X_recv)" and "the receiver's current estimate of the loss event rate (p)".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Feedback {
+    pub t_recvdata: Time,
+    pub t_delay: Duration,
+    /// Bytes per second of data (segment bytes, as `DataPacket::size` counts them).
+    pub x_recv: f64,
+    pub p: f64,
+}
+
+#[cfg(test)]
+mod loop_tests;

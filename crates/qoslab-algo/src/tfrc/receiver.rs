@@ -1,0 +1,428 @@
+//! TFRC receiver: receive rate, feedback timer and first-loss seeding (RFC 5348 §6,
+//! RFC 4828 §1 and §4.6 for TFRC-SP).
+//!
+//! - **Loss event rate** from a [`LossHistory`] (RFC 5348 §5, RFC 4828 §3).
+//! - **Feedback** (RFC 5348 §6.1, §6.2; RFC 4828 §4.6): on the first data packet; whenever
+//!   the loss event rate `p` has increased (a new loss event, or for TFRC-SP a further loss in
+//!   a short interval) "without waiting for the end of an RTT"; otherwise when the feedback
+//!   timer expires, once per RTT `R` (the RTT carried in the latest data packet), if data
+//!   arrived since the last feedback. When the timer expired with nothing received, no
+//!   feedback is sent, the timer restarts after R and the next data packet triggers
+//!   feedback at once.
+//! - **X_recv** (RFC 5348 §6.2): data bytes received since the last feedback divided by the
+//!   time since it. Choice: when that time is shorter than R (feedback sent early on a loss),
+//!   the previous feedback window is included, so X_recv spans at least about one RTT. The
+//!   very first feedback (first packet) reports X_recv = 0: one packet gives no rate (the
+//!   sender's X_recv_set starts with Infinity, so a 0 is harmless).
+//! - **First loss event** (RFC 5348 §6.3.1): the interval before the first loss is seeded
+//!   with `1/p0`, where `p0` is the loss event rate at which the throughput equation gives
+//!   the receive rate over the most recent RTT, `X_target = X_recv` (RFC 3448 §6.3.1's
+//!   rule; no further halving), with `s` the received segment size — or, for TFRC-SP, the
+//!   nominal segment size (RFC 4828 §1: "TFRC-SP uses the segment size of 1460 bytes, rather
+//!   than the actual segment size"). If no rate or RTT is known yet, the raw number of
+//!   packets before the loss is used.
+//! - **No RTT yet**: until a data packet carries the sender's RTT there is no feedback
+//!   timer; feedback is then sent for every data packet (at the sender's initial rate of one
+//!   packet per second), so a lost first feedback cannot stall the connection.
+//! - **t_recvdata / t_delay** refer to the most recently *arrived* new data packet.
+
+use super::equation::loss_rate_for_throughput;
+use super::loss_history::{LossHistory, LossHistoryParams};
+use super::{DataPacket, Feedback, SmallPacketParams};
+use crate::error::ConfigError;
+use crate::time::{Duration, Time};
+
+/// Validated receiver settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReceiverParams {
+    history: LossHistoryParams,
+    init_segment: Option<u32>,
+}
+
+impl ReceiverParams {
+    /// `init_segment`: the `s` used to seed the first loss interval (RFC 5348 §6.3.1);
+    /// `None` = the size of the received packets (standard TFRC), `Some(n)` with n >= 1
+    /// (TFRC-SP: the nominal segment size, RFC 4828 §1).
+    pub fn new(history: LossHistoryParams, init_segment: Option<u32>) -> Result<Self, ConfigError> {
+        if init_segment == Some(0) {
+            return Err(ConfigError::out_of_range(
+                "init_segment",
+                0,
+                ">= 1 byte (RFC 5348 §6.3.1: segment size of the equation)",
+            ));
+        }
+        Ok(ReceiverParams {
+            history,
+            init_segment,
+        })
+    }
+    /// Standard TFRC with RFC 5348 defaults.
+    pub fn standard() -> Self {
+        ReceiverParams {
+            history: LossHistoryParams::standard(),
+            init_segment: None,
+        }
+    }
+    /// TFRC-SP: short-interval rule and nominal segment size from `sp`.
+    pub fn small_packet(sp: &SmallPacketParams) -> Self {
+        ReceiverParams {
+            history: LossHistoryParams::small_packet(sp.short_rule()),
+            init_segment: Some(sp.nominal_segment()),
+        }
+    }
+    pub fn history(&self) -> &LossHistoryParams {
+        &self.history
+    }
+    pub fn init_segment(&self) -> Option<u32> {
+        self.init_segment
+    }
+}
+
+/// Why a feedback packet was sent, counted per reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FeedbackReason {
+    FirstPacket,
+    NoRttYet,
+    LossRateIncreased,
+    Timer,
+    /// The timer had expired with nothing received; this packet triggers the feedback.
+    AfterIdleTimer,
+}
+
+/// Receiver counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReceiverStats {
+    pub packets: u64,
+    pub bytes: u64,
+    /// Feedback packets sent, indexed by [`FeedbackReason`] as declared.
+    pub feedbacks: [u64; 5],
+    /// Feedback timer expiries with no data received (no feedback sent).
+    pub idle_timer_expiries: u64,
+}
+
+/// A TFRC / TFRC-SP receiver (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Receiver {
+    params: ReceiverParams,
+    history: LossHistory,
+    started: bool,
+    rtt: Option<Duration>,
+    /// (send timestamp, arrival) of the most recent new data packet.
+    last_data: (Time, Time),
+    last_size: u32,
+    bytes: u64,
+    window_start: Time,
+    prev_bytes: u64,
+    prev_start: Option<Time>,
+    last_p: f64,
+    deadline: Time,
+    idle_expired: bool,
+    stats: ReceiverStats,
+}
+
+impl Receiver {
+    pub fn new(params: ReceiverParams) -> Self {
+        Receiver {
+            params,
+            history: LossHistory::new(params.history),
+            started: false,
+            rtt: None,
+            last_data: (Time::ZERO, Time::ZERO),
+            last_size: 0,
+            bytes: 0,
+            window_start: Time::ZERO,
+            prev_bytes: 0,
+            prev_start: None,
+            last_p: 0.0,
+            deadline: Time::NEVER,
+            idle_expired: false,
+            stats: ReceiverStats::default(),
+        }
+    }
+
+    pub fn params(&self) -> &ReceiverParams {
+        &self.params
+    }
+    pub fn history(&self) -> &LossHistory {
+        &self.history
+    }
+    pub fn stats(&self) -> &ReceiverStats {
+        &self.stats
+    }
+    /// The current loss event rate.
+    pub fn loss_event_rate(&self, now: Time) -> f64 {
+        self.history.loss_event_rate(now)
+    }
+    /// The feedback timer's deadline (None: not armed, before an RTT is known).
+    pub fn poll_timeout(&self) -> Option<Time> {
+        (!self.deadline.is_never()).then_some(self.deadline)
+    }
+
+    /// A data packet arrived at `now`. Returns the feedback to send now, if any.
+    pub fn on_packet(&mut self, now: Time, pkt: &DataPacket) -> Option<Feedback> {
+        self.stats.packets += 1;
+        self.stats.bytes += pkt.size as u64;
+        // RFC 5348 §6.2: X_recv counts the data received.
+        self.bytes += pkt.size as u64;
+        if let Some(r) = pkt.rtt {
+            self.rtt = Some(r);
+        }
+        let out = self
+            .history
+            .on_packet(now, pkt.seq, pkt.send_time, pkt.rtt, pkt.ecn_ce);
+        if !out.late_or_duplicate {
+            self.last_data = (pkt.send_time, now);
+            self.last_size = pkt.size;
+        }
+        if !self.started {
+            // RFC 5348 §6.3: feedback on the first data packet.
+            self.started = true;
+            self.window_start = now;
+            return Some(self.feedback(now, FeedbackReason::FirstPacket));
+        }
+        if out.first_loss_event {
+            self.seed_first_interval(now);
+        }
+        if self.rtt.is_none() {
+            return Some(self.feedback(now, FeedbackReason::NoRttYet));
+        }
+        if self.deadline.is_never() {
+            self.deadline = now + self.rtt.unwrap_or(Duration::ZERO);
+        }
+        // RFC 5348 §6.1: if p has increased, send feedback without waiting for the timer.
+        if self.history.loss_event_rate(now) > self.last_p {
+            return Some(self.feedback(now, FeedbackReason::LossRateIncreased));
+        }
+        if self.idle_expired {
+            return Some(self.feedback(now, FeedbackReason::AfterIdleTimer));
+        }
+        None
+    }
+
+    /// The feedback timer fired (call at `poll_timeout()`; early calls do nothing).
+    pub fn on_timeout(&mut self, now: Time) -> Option<Feedback> {
+        if self.deadline.is_never() || now < self.deadline {
+            return None;
+        }
+        if self.bytes > 0 {
+            return Some(self.feedback(now, FeedbackReason::Timer));
+        }
+        // RFC 5348 §6.2: nothing received since the last feedback: no feedback, restart.
+        self.stats.idle_timer_expiries += 1;
+        self.idle_expired = true;
+        self.deadline = now + self.rtt.unwrap_or(Duration::ZERO);
+        None
+    }
+
+    /// X_recv in data bytes per second over the current window (see the module docs).
+    fn x_recv(&self, now: Time) -> f64 {
+        let elapsed = now.saturating_since(self.window_start);
+        let r = self.rtt.unwrap_or(Duration::ZERO);
+        match self.prev_start {
+            Some(ps) if elapsed < r => {
+                let span = now.saturating_since(ps).as_secs_f64();
+                if span > 0.0 {
+                    (self.prev_bytes + self.bytes) as f64 / span
+                } else {
+                    0.0
+                }
+            }
+            _ if elapsed > Duration::ZERO => self.bytes as f64 / elapsed.as_secs_f64(),
+            _ => 0.0,
+        }
+    }
+
+    fn seed_first_interval(&mut self, now: Time) {
+        let x = self.x_recv(now);
+        let len = match self.rtt {
+            Some(r) if x > 0.0 && r > Duration::ZERO => {
+                let s = self.params.init_segment.unwrap_or(self.last_size.max(1)) as f64;
+                // RFC 5348 §6.3.1: the loss interval that would produce X_target = X_recv.
+                1.0 / loss_rate_for_throughput(s, r.as_secs_f64(), x)
+            }
+            _ => self.history.packets_before_first_loss() as f64,
+        };
+        self.history.seed_first_interval(len);
+    }
+
+    fn feedback(&mut self, now: Time, why: FeedbackReason) -> Feedback {
+        let x_recv = self.x_recv(now);
+        let p = self.history.loss_event_rate(now);
+        self.last_p = p;
+        self.prev_bytes = self.bytes;
+        self.prev_start = Some(self.window_start);
+        self.bytes = 0;
+        self.window_start = now;
+        self.idle_expired = false;
+        // RFC 5348 §6.2: the feedback timer restarts after R.
+        self.deadline = match self.rtt {
+            Some(r) => now + r,
+            None => Time::NEVER,
+        };
+        self.stats.feedbacks[why as usize] += 1;
+        Feedback {
+            t_recvdata: self.last_data.0,
+            t_delay: now.saturating_since(self.last_data.1),
+            x_recv,
+            p,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tfrc::equation::{throughput, ShortIntervalRule};
+
+    const MS: u64 = 1_000_000;
+
+    fn pkt(seq: u64, send_ms: u64, rtt_ms: Option<u64>) -> DataPacket {
+        DataPacket {
+            seq,
+            size: 1000,
+            send_time: Time(send_ms * MS),
+            rtt: rtt_ms.map(|r| Duration(r * MS)),
+            ecn_ce: false,
+        }
+    }
+
+    #[test]
+    fn first_packet_gets_feedback() {
+        let mut r = Receiver::new(ReceiverParams::standard());
+        let fb = r.on_packet(Time(50 * MS), &pkt(0, 0, None)).unwrap();
+        assert_eq!(
+            fb,
+            Feedback {
+                t_recvdata: Time(0),
+                t_delay: Duration(0),
+                x_recv: 0.0,
+                p: 0.0
+            }
+        );
+        assert_eq!(r.poll_timeout(), None);
+        // Still no RTT: every packet gets feedback.
+        assert!(r.on_packet(Time(1050 * MS), &pkt(1, 1000, None)).is_some());
+        assert_eq!(r.stats().feedbacks[FeedbackReason::NoRttYet as usize], 1);
+    }
+
+    #[test]
+    fn timer_feedback_once_per_rtt_with_receive_rate() {
+        let mut r = Receiver::new(ReceiverParams::standard());
+        r.on_packet(Time(0), &pkt(0, 0, None)).unwrap();
+        // Packets every 10 ms carrying R = 100 ms; the timer is armed at the first one.
+        for s in 1..=10u64 {
+            assert_eq!(
+                r.on_packet(Time(s * 10 * MS), &pkt(s, s * 10, Some(100))),
+                None
+            );
+        }
+        assert_eq!(r.poll_timeout(), Some(Time(110 * MS)));
+        assert_eq!(r.on_timeout(Time(109 * MS)), None);
+        // At 110 ms: 10 packets * 1000 B over 110 ms since the first feedback (at 0):
+        // X_recv = 10000 / 0.110 = 90909.09 B/s; last packet 10 sent at 100, arrived at 100.
+        let fb = r.on_timeout(Time(110 * MS)).unwrap();
+        assert!((fb.x_recv - 10_000.0 / 0.110).abs() < 1e-6, "{}", fb.x_recv);
+        assert_eq!(
+            (fb.t_recvdata, fb.t_delay, fb.p),
+            (Time(100 * MS), Duration(10 * MS), 0.0)
+        );
+        assert_eq!(r.poll_timeout(), Some(Time(210 * MS)));
+    }
+
+    #[test]
+    fn idle_timer_then_feedback_on_next_packet() {
+        let mut r = Receiver::new(ReceiverParams::standard());
+        r.on_packet(Time(0), &pkt(0, 0, None));
+        r.on_packet(Time(10 * MS), &pkt(1, 10, Some(100)));
+        assert!(r.on_timeout(Time(110 * MS)).is_some());
+        // Nothing arrives until 300 ms: the 210 ms expiry sends nothing.
+        assert_eq!(r.on_timeout(Time(210 * MS)), None);
+        assert_eq!(r.stats().idle_timer_expiries, 1);
+        assert_eq!(r.poll_timeout(), Some(Time(310 * MS)));
+        let fb = r
+            .on_packet(Time(300 * MS), &pkt(2, 300, Some(100)))
+            .unwrap();
+        assert_eq!(fb.t_recvdata, Time(300 * MS));
+        assert_eq!(
+            r.stats().feedbacks[FeedbackReason::AfterIdleTimer as usize],
+            1
+        );
+    }
+
+    #[test]
+    fn first_loss_seeds_from_receive_rate_and_sends_feedback() {
+        // 1000-byte packets every 10 ms (100 kB/s), R = 100 ms. Packet 25 is lost; the loss
+        // is detected when 28 arrives (t = 280 ms).
+        let mut r = Receiver::new(ReceiverParams::standard());
+        let mut fbs = vec![];
+        for s in (0..40u64).filter(|&s| s != 25) {
+            let now = Time(s * 10 * MS);
+            if let Some(d) = r.poll_timeout() {
+                if d <= now {
+                    fbs.extend(r.on_timeout(d).map(|f| (s, f)));
+                }
+            }
+            if let Some(fb) = r.on_packet(now, &pkt(s, s * 10, Some(100))) {
+                fbs.push((s, fb));
+                if fb.p > 0.0 {
+                    break;
+                }
+            }
+        }
+        let (s, fb) = *fbs.last().unwrap();
+        assert_eq!(s, 28);
+        // Timer feedbacks at 110 ms (packets 1..=10) and 210 ms (11..=20); at 280 ms the
+        // window since 210 ms (21..=28 without 25: 7000 B, 70 ms < R) is joined with the
+        // previous one (10000 B since 110 ms): X_recv = 17000 B / 0.170 s = 100000 B/s.
+        let x = 17_000.0 / 0.170;
+        // Seed: p0 with X(1000, 0.1, p0) = X_recv; I_1 = 1/p0. I_0 = 28 - 25 + 1 = 4 < I_1.
+        let p0 = loss_rate_for_throughput(1000.0, 0.1, x);
+        assert!((throughput(1000.0, 0.1, p0) / x - 1.0).abs() < 1e-9);
+        assert!((fb.p - p0).abs() < 1e-12, "{} vs {}", fb.p, p0);
+        assert_eq!(r.history().closed_intervals().len(), 1);
+    }
+
+    #[test]
+    fn sp_seeds_with_nominal_segment() {
+        // 200-byte packets every 10 ms, R = 100 ms, packet 20 lost, detected when 23 arrives
+        // (230 ms). Timer feedbacks at 110 ms (packets 1..=10) and 210 ms (11..=19: 1800 B).
+        // At 230 ms the current window (21, 22, 23: 600 B, 20 ms < R) is joined with the
+        // previous one: X_recv = 2400 B / 0.120 s = 20000 B/s.
+        // RFC 4828 §1: the seed uses s = 1460, not 200: I_1 = 1/p0 with X(1460, 0.1, p0) = 20000.
+        let sp = SmallPacketParams::rfc4828();
+        let mut r = Receiver::new(ReceiverParams::small_packet(&sp));
+        for s in (0..24u64).filter(|&s| s != 20) {
+            let now = Time(s * 10 * MS);
+            if let Some(d) = r.poll_timeout() {
+                if d <= now {
+                    r.on_timeout(d);
+                }
+            }
+            r.on_packet(
+                now,
+                &DataPacket {
+                    size: 200,
+                    ..pkt(s, s * 10, Some(100))
+                },
+            );
+        }
+        let want = 1.0 / loss_rate_for_throughput(1460.0, 0.1, 20_000.0);
+        let seeded = r.history().closed_intervals()[0];
+        assert!((seeded / want - 1.0).abs() < 1e-9, "{seeded} vs {want}");
+        // With s = 200 the seed would have been far longer (7.3x smaller s per packet).
+        assert!(seeded < 1.0 / loss_rate_for_throughput(200.0, 0.1, 20_000.0));
+        assert_eq!(
+            r.params().history().small_packet_rule(),
+            Some(ShortIntervalRule::Step)
+        );
+    }
+
+    #[test]
+    fn params_validation() {
+        assert!(ReceiverParams::new(LossHistoryParams::standard(), Some(0)).is_err());
+        assert_eq!(
+            ReceiverParams::new(LossHistoryParams::standard(), None),
+            Ok(ReceiverParams::standard())
+        );
+    }
+}

@@ -1,0 +1,730 @@
+//! TFRC sender (RFC 5348 §4, §8.2.1) with the TFRC-SP changes of RFC 4828 §3.
+//!
+//! The application offers packets of a fixed data size `s` at a fixed maximum rate (or
+//! always, when no application rate is given); the sender sends them no faster than the
+//! allowed rate `X`.
+//!
+//! ## Rate updates (RFC 5348 §4.3, on each feedback)
+//! 1. `R_sample = (now - t_recvdata) - t_delay`.
+//! 2. `R = R_sample` on the first feedback, else `R = q·R + (1-q)·R_sample`, q = 0.9.
+//! 3. `RTO = max(4R, 2s/X)` (with the X before this feedback).
+//! 4. `recv_limit` from `X_recv_set` (see below); then if `p > 0`:
+//!    `X = max(min(X_Bps, recv_limit), s/t_mbi)` with `X_Bps` the equation and
+//!    t_mbi = 64 s; else, at most once per R (slow start): `X = max(min(2X, recv_limit),
+//!    initial_rate)`, `tld = now`.
+//! 5. The nofeedback timer is restarted to expire after RTO.
+//!
+//! `X_recv_set` (RFC 5348 §4.3): it starts as {Infinity} at the first feedback. Typical
+//! feedback: add X_recv, drop entries older than 2R, `recv_limit = 2·max(X_recv_set)`. When
+//! the whole interval covered by the feedback was data-limited (RFC 5348 §8.2.1 test):
+//! if the feedback reports a higher p, halve every entry, take `0.85·X_recv`, replace the set
+//! by its maximum ("maximize") and use `recv_limit = max(X_recv_set)`; otherwise maximize and
+//! use `2·max(X_recv_set)`.
+//!
+//! ## Nofeedback timer (RFC 5348 §4.4)
+//! Before any feedback, `X = max(X/2, s/t_mbi)` (unless idle since the timer was set).
+//! After: nothing if the sender was idle since the timer was set and (p > 0 and
+//! `X_recv < recover_rate`, or p = 0 and `X < 2·recover_rate`), `recover_rate` being the
+//! initial rate; else if p = 0 `X = max(X/2, s/t_mbi)`; else if `X_Bps > 2·X_recv`
+//! `update_limits(X_recv)` else `update_limits(X_Bps/2)`, where `update_limits(l)` sets
+//! `X_recv_set = {max(l, s/t_mbi)/2}` and recomputes X as in step 4 (so X halves). Here
+//! X_recv is `max(X_recv_set)`. The timer restarts after `max(4R, 2s/X)` (`2s/X` before the
+//! first RTT sample; 2 s at start, RFC 5348 §4.2).
+//!
+//! ## Initial rate (RFC 5348 §4.2)
+//! One packet per second until the first feedback; then `initial_rate = W_init/R` with
+//! `W_init = min(4s, max(2s, 4380))` ([`InitialRate::Rfc5348`]). [`InitialRate::Rfc3448`]
+//! instead uses RFC 3448 §4.3's slow-start floor `s/R` (one packet per RTT), inside the same
+//! RFC 5348 machinery (RFC 3448's `2·X_recv` cap is the `X_recv_set` rule with one entry).
+//!
+//! ## TFRC-SP (RFC 4828 §3, §4.2, §4.3)
+//! `X_Bps` uses the nominal segment size (1460 B). The allowed data rate is
+//! `X·s_true/(s_true + H)`, i.e. packets leave at `X/(s_true + H)` per second; and never
+//! closer than the Min Interval (10 ms). Choices: every quantity the RFCs state "in
+//! packets" — one packet/s before feedback, `s/t_mbi`, `2s/X` in the timers, `W_init`'s 2 to
+//! 4 packets — uses the packet's share of X, `s_true + H` bytes; X_recv (data bytes) is
+//! converted to the same unit, `X_recv·(s_true + H)/s_true`, so all comparisons are
+//! comparisons of packet rates. For standard TFRC both conversions are the identity.
+//!
+//! ## Choices the RFCs leave open
+//! - **Scheduling** (RFC 5348 §4.6): packet k+1 is due `gap` after packet k was sent,
+//!   `gap = max(s/X, s/app_rate, Min Interval)` computed with the current X. No send
+//!   credit is kept for late polls (RFC 5348 §4.6 allows some burstiness; a punctual caller
+//!   never needs it). When X changes, the next packet is rescheduled from the last one with
+//!   the new gap (possibly to an instant already past: then it is due at once).
+//! - **Data-limited** (RFC 5348 §8.2.1): a send is "not data-limited" when the rate gap
+//!   `s/X` is the binding term of `gap` (a TFRC-SP sender held back by the Min Interval is
+//!   data-limited: it cannot use X). With no application rate the sender is never
+//!   data-limited.
+//! - **R_sample <= 0** (feedback computed at the same instant as the data) is floored at
+//!   1 µs.
+//! - **Oscillation prevention** (RFC 5348 §4.5, optional) is not implemented.
+//! - **X_recv_set** holds at most 8 entries (feedback comes about once per RTT and entries
+//!   live 2 RTTs); when full the oldest is dropped.
+
+use super::equation::throughput;
+use super::{DataPacket, Feedback, Variant};
+use crate::error::ConfigError;
+use crate::time::{Duration, Time};
+use crate::units::Rate;
+
+/// RFC 5348 §4.3: "t_mbi is the maximum back-off interval of 64 seconds".
+pub const T_MBI_S: f64 = 64.0;
+/// RFC 5348 §4.3: "q ... a recommended value of 0.9".
+pub const RTT_FILTER_Q: f64 = 0.9;
+/// RFC 5348 §4.2: initial nofeedback timer, 2 seconds.
+pub const INITIAL_NOFEEDBACK: Duration = Duration::from_secs(2);
+const SET_CAP: usize = 8;
+
+/// The initial rate rule used from the first feedback on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InitialRate {
+    /// RFC 5348 §4.2: `W_init/R`, `W_init = min(4s, max(2s, 4380))`.
+    Rfc5348,
+    /// RFC 3448 §4.3: `s/R`.
+    Rfc3448,
+}
+
+/// Validated sender settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SenderParams {
+    segment_size: u32,
+    app_rate: Option<Rate>,
+    variant: Variant,
+    initial_rate: InitialRate,
+}
+
+impl SenderParams {
+    /// `segment_size` data bytes per packet, >= 1 (TFRC-SP: at most 1500, RFC 4828 §1:
+    /// "data packets of at most 1500 bytes"); `app_rate`: the application's maximum data
+    /// rate in bit/s (`None`: always has data), > 0.
+    pub fn new(
+        segment_size: u32,
+        app_rate: Option<Rate>,
+        variant: Variant,
+        initial_rate: InitialRate,
+    ) -> Result<Self, ConfigError> {
+        if segment_size == 0 {
+            return Err(ConfigError::out_of_range("segment_size", 0, ">= 1 byte"));
+        }
+        if app_rate == Some(Rate(0)) {
+            return Err(ConfigError::out_of_range(
+                "app_rate",
+                0,
+                "> 0 bit/s, or none",
+            ));
+        }
+        if matches!(variant, Variant::SmallPacket(_)) && segment_size > 1500 {
+            return Err(ConfigError::relation(
+                "TFRC-SP data packets of at most 1500 bytes",
+                "RFC 4828 §1",
+                format!("segment_size = {segment_size}; use standard TFRC for larger packets"),
+            ));
+        }
+        Ok(SenderParams {
+            segment_size,
+            app_rate,
+            variant,
+            initial_rate,
+        })
+    }
+    pub fn segment_size(&self) -> u32 {
+        self.segment_size
+    }
+    pub fn app_rate(&self) -> Option<Rate> {
+        self.app_rate
+    }
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+    pub fn initial_rate(&self) -> InitialRate {
+        self.initial_rate
+    }
+}
+
+/// Sender counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    pub packets_sent: u64,
+    pub bytes_sent: u64,
+    pub feedbacks: u64,
+    pub data_limited_feedbacks: u64,
+    pub nofeedback_expiries: u64,
+    /// Nofeedback expiries that reduced X.
+    pub nofeedback_reductions: u64,
+}
+
+/// A TFRC / TFRC-SP sender (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Sender {
+    params: SenderParams,
+    /// Bytes of X one packet uses: s (standard) or s_true + H (TFRC-SP).
+    s_pkt: f64,
+    /// Segment size in the equation: s (standard) or the nominal segment (TFRC-SP).
+    s_eq: f64,
+    min_interval: Duration,
+    app_gap: Duration,
+    x: f64,
+    x_calc: f64,
+    p: f64,
+    r: Option<f64>,
+    rto: f64,
+    tld: Option<Time>,
+    initial_rate: f64,
+    set: [(Time, f64); SET_CAP],
+    n_set: usize,
+    next_seq: u64,
+    last_sched: Option<Time>,
+    next_send: Time,
+    nofeedback_deadline: Time,
+    sent_since_timer: bool,
+    // RFC 5348 §8.2.1 (signed nanoseconds; i128::MIN = unset).
+    not_limited1: i128,
+    not_limited2: i128,
+    t_new: i128,
+    t_next: i128,
+    stats: SenderStats,
+}
+
+fn ns(t: Time) -> i128 {
+    t.as_nanos() as i128
+}
+
+impl Sender {
+    /// A sender whose first packet may leave at `now` (RFC 5348 §4.2: X = 1 packet/s,
+    /// nofeedback timer 2 s).
+    pub fn new(params: SenderParams, now: Time) -> Self {
+        let (s_pkt, s_eq, min_interval) = match params.variant {
+            Variant::Standard => (
+                params.segment_size as f64,
+                params.segment_size as f64,
+                Duration::ZERO,
+            ),
+            Variant::SmallPacket(sp) => (
+                (params.segment_size + sp.header()) as f64,
+                sp.nominal_segment() as f64,
+                sp.min_interval(),
+            ),
+        };
+        let app_gap = params
+            .app_rate
+            .map_or(Duration::ZERO, |r| r.tx_time(params.segment_size as u64));
+        Sender {
+            params,
+            s_pkt,
+            s_eq,
+            min_interval,
+            app_gap,
+            // RFC 5348 §4.2: "the value of X is set to 1 packet/second".
+            x: s_pkt,
+            x_calc: f64::INFINITY,
+            p: 0.0,
+            r: None,
+            rto: INITIAL_NOFEEDBACK.as_secs_f64(),
+            tld: None,
+            initial_rate: 0.0,
+            set: [(Time::ZERO, 0.0); SET_CAP],
+            n_set: 0,
+            next_seq: 0,
+            last_sched: None,
+            next_send: now,
+            nofeedback_deadline: now + INITIAL_NOFEEDBACK,
+            sent_since_timer: false,
+            not_limited1: i128::MIN,
+            not_limited2: i128::MIN,
+            t_new: i128::MIN,
+            t_next: i128::MIN,
+            stats: SenderStats::default(),
+        }
+    }
+
+    pub fn params(&self) -> &SenderParams {
+        &self.params
+    }
+    pub fn stats(&self) -> &SenderStats {
+        &self.stats
+    }
+    /// Allowed rate X in bytes/s of the equation (TFRC-SP: before the header allowance).
+    pub fn allowed_rate(&self) -> f64 {
+        self.x
+    }
+    /// Allowed data rate in bytes/s (TFRC-SP: `X·s_true/(s_true + H)`, RFC 4828 §3).
+    pub fn allowed_data_rate(&self) -> f64 {
+        self.x * self.params.segment_size as f64 / self.s_pkt
+    }
+    /// The equation's rate X_Bps of the last feedback with p > 0 (infinite before).
+    pub fn x_calc(&self) -> f64 {
+        self.x_calc
+    }
+    pub fn loss_event_rate(&self) -> f64 {
+        self.p
+    }
+    /// Smoothed RTT (None before the first feedback).
+    pub fn rtt(&self) -> Option<Duration> {
+        self.r.map(Duration::from_secs_f64)
+    }
+    /// RTO of RFC 5348 §4.3 step 3, seconds.
+    pub fn rto_secs(&self) -> f64 {
+        self.rto
+    }
+    /// When the next packet may leave.
+    pub fn next_send_time(&self) -> Time {
+        self.next_send
+    }
+    /// The nofeedback timer's deadline.
+    pub fn poll_timeout(&self) -> Option<Time> {
+        Some(self.nofeedback_deadline)
+    }
+
+    fn gaps(&self) -> (Duration, Duration) {
+        let rate_gap = Duration::from_secs_f64(self.s_pkt / self.x);
+        let other = self.app_gap.max(self.min_interval);
+        (rate_gap, other)
+    }
+
+    /// Sends the next packet if it is due (`now >= next_send_time()`).
+    pub fn poll_transmit(&mut self, now: Time) -> Option<DataPacket> {
+        if now < self.next_send {
+            return None;
+        }
+        let (rate_gap, other_gap) = self.gaps();
+        let gap = rate_gap.max(other_gap);
+        if rate_gap >= other_gap {
+            self.mark_not_limited(now);
+        }
+        // The next packet is due `gap` after this one is actually sent (no credit).
+        self.last_sched = Some(now);
+        self.next_send = now + gap;
+        self.sent_since_timer = true;
+        let pkt = DataPacket {
+            seq: self.next_seq,
+            size: self.params.segment_size,
+            send_time: now,
+            rtt: self.rtt(),
+            ecn_ce: false,
+        };
+        self.next_seq += 1;
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += self.params.segment_size as u64;
+        Some(pkt)
+    }
+
+    /// RFC 5348 §8.2.1: record that the sender is not data-limited at `now`.
+    fn mark_not_limited(&mut self, now: Time) {
+        let t = ns(now);
+        if self.not_limited1 <= self.t_new {
+            // Goal: NotLimited1 > t_new.
+            self.not_limited1 = t;
+        } else if self.not_limited2 <= self.t_next {
+            // Goal: NotLimited2 > t_next.
+            self.not_limited2 = t;
+        }
+    }
+
+    /// RFC 5348 §8.2.1: was the interval covered by this feedback data-limited?
+    fn data_limited_interval(&mut self, now: Time, t_recvdata: Time, r: f64) -> bool {
+        self.t_new = ns(t_recvdata);
+        let t_old = self.t_new - Duration::from_secs_f64(r).as_nanos() as i128;
+        self.t_next = ns(now);
+        let in_window = |x: i128| t_old < x && x <= self.t_new;
+        let limited = !(in_window(self.not_limited1) || in_window(self.not_limited2));
+        if self.not_limited1 <= self.t_new && self.not_limited2 > self.t_new {
+            self.not_limited1 = self.not_limited2;
+        }
+        limited
+    }
+
+    fn reschedule(&mut self) {
+        if let Some(last) = self.last_sched {
+            let (a, b) = self.gaps();
+            self.next_send = last + a.max(b);
+        }
+    }
+
+    fn set_max(&self) -> f64 {
+        self.set[..self.n_set]
+            .iter()
+            .fold(0.0f64, |m, e| m.max(e.1))
+    }
+
+    fn set_push(&mut self, now: Time, x: f64) {
+        if self.n_set == SET_CAP {
+            self.set.copy_within(1..SET_CAP, 0);
+            self.n_set -= 1;
+        }
+        self.set[self.n_set] = (now, x);
+        self.n_set += 1;
+    }
+
+    /// RFC 5348 §4.3 "Update X_recv_set": add X_recv, delete entries older than 2 RTTs.
+    fn set_update(&mut self, now: Time, x_recv: f64, r: f64) {
+        self.set_push(now, x_recv);
+        let cutoff = ns(now) - 2 * Duration::from_secs_f64(r).as_nanos() as i128;
+        let mut k = 0;
+        for i in 0..self.n_set {
+            if ns(self.set[i].0) >= cutoff {
+                self.set[k] = self.set[i];
+                k += 1;
+            }
+        }
+        self.n_set = k;
+    }
+
+    /// RFC 5348 §4.3 "Maximize X_recv_set": add X_recv, delete Infinity, keep the maximum.
+    fn set_maximize(&mut self, now: Time, x_recv: f64) {
+        self.set_push(now, x_recv);
+        let m = self.set[..self.n_set]
+            .iter()
+            .filter(|e| e.1.is_finite())
+            .fold(0.0f64, |m, e| m.max(e.1));
+        self.set[0] = (now, m);
+        self.n_set = 1;
+    }
+
+    /// RFC 5348 §4.3 step 4 after `recv_limit` is known.
+    fn recompute_x(&mut self, now: Time, recv_limit: f64) {
+        let r = self.r.unwrap_or(0.0);
+        // RFC 5348 §4.2: tld starts at -1, so the first slow-start step is always due.
+        let doubling_due = match self.tld {
+            None => true,
+            Some(t) => now.saturating_since(t) >= Duration::from_secs_f64(r),
+        };
+        if self.p > 0.0 {
+            // RFC 5348 §4.3: X_Bps from the equation (RFC 4828 §3: nominal s for TFRC-SP).
+            self.x_calc = throughput(self.s_eq, r, self.p);
+            // RFC 5348 §4.3: X = max(min(X_Bps, recv_limit), s/t_mbi)
+            self.x = self.x_calc.min(recv_limit).max(self.s_pkt / T_MBI_S);
+        } else if doubling_due {
+            // RFC 5348 §4.3: X = max(min(2*X, recv_limit), initial_rate); tld = t_now
+            self.x = (2.0 * self.x).min(recv_limit).max(self.initial_rate);
+            self.tld = Some(now);
+        }
+    }
+
+    /// A feedback packet arrived at `now`.
+    pub fn on_feedback(&mut self, now: Time, fb: &Feedback) {
+        self.stats.feedbacks += 1;
+        // RFC 5348 §4.3 (1): R_sample = (t_now - t_recvdata) - t_delay
+        let r_sample = (now
+            .saturating_since(fb.t_recvdata)
+            .saturating_sub(fb.t_delay))
+        .as_secs_f64()
+        .max(1e-6);
+        let first = self.r.is_none();
+        // RFC 5348 §4.3 (2): R = q*R + (1-q)*R_sample
+        let r = match self.r {
+            None => r_sample,
+            Some(r) => RTT_FILTER_Q * r + (1.0 - RTT_FILTER_Q) * r_sample,
+        };
+        self.r = Some(r);
+        // RFC 5348 §4.3 (3): RTO = max(4*R, 2*s/X)
+        self.rto = (4.0 * r).max(2.0 * self.s_pkt / self.x);
+        if first {
+            // RFC 5348 §4.2: initial_rate = W_init/R, W_init = min(4*s, max(2*s, 4380)).
+            self.initial_rate = match self.params.initial_rate {
+                InitialRate::Rfc5348 => (4.0 * self.s_pkt).min((2.0 * self.s_pkt).max(4380.0)) / r,
+                // RFC 3448 §4.3: X = max(min(2*X, 2*X_recv), s/R)
+                InitialRate::Rfc3448 => self.s_pkt / r,
+            };
+            // X_recv_set starts as {Infinity}.
+            self.n_set = 0;
+            self.set_push(now, f64::INFINITY);
+        }
+        // X_recv in the unit of X (packet rate x s_pkt).
+        let x_recv = fb.x_recv.max(0.0) * self.s_pkt / self.params.segment_size as f64;
+        let p_increased = fb.p > self.p;
+        let recv_limit = if self.data_limited_interval(now, fb.t_recvdata, r) {
+            self.stats.data_limited_feedbacks += 1;
+            if p_increased {
+                // RFC 5348 §4.3: halve entries, X_recv = 0.85 * X_recv, maximize,
+                // recv_limit = max(X_recv_set).
+                for e in &mut self.set[..self.n_set] {
+                    e.1 /= 2.0;
+                }
+                self.set_maximize(now, 0.85 * x_recv);
+                self.set_max()
+            } else {
+                self.set_maximize(now, x_recv);
+                2.0 * self.set_max()
+            }
+        } else {
+            self.set_update(now, x_recv, r);
+            2.0 * self.set_max()
+        };
+        self.p = fb.p.clamp(0.0, 1.0);
+        self.recompute_x(now, recv_limit);
+        // RFC 5348 §4.3 (5): restart the nofeedback timer after RTO.
+        self.nofeedback_deadline = now + Duration::from_secs_f64(self.rto);
+        self.sent_since_timer = false;
+        self.reschedule();
+    }
+
+    /// RFC 5348 §4.4 update_limits(timer_limit).
+    fn update_limits(&mut self, now: Time, timer_limit: f64) {
+        let tl = timer_limit.max(self.s_pkt / T_MBI_S);
+        self.n_set = 0;
+        self.set_push(now, tl / 2.0);
+        // "Recalculate X as in step (4)": recv_limit = 2 * max(X_recv_set) = tl.
+        self.recompute_x(now, tl);
+    }
+
+    /// The nofeedback timer fired (call at `poll_timeout()`; early calls do nothing).
+    pub fn on_timeout(&mut self, now: Time) {
+        if now < self.nofeedback_deadline {
+            return;
+        }
+        self.stats.nofeedback_expiries += 1;
+        let idle = !self.sent_since_timer;
+        let before = self.x;
+        let halve = |x: f64, s: f64| (x / 2.0).max(s / T_MBI_S);
+        if self.r.is_none() {
+            // RFC 5348 §4.4: no RTT sample and no feedback yet: halve (unless idle).
+            if !idle {
+                self.x = halve(self.x, self.s_pkt);
+            }
+        } else {
+            let x_recv = self.set_max();
+            let recover = self.initial_rate;
+            if idle
+                && ((self.p > 0.0 && x_recv < recover) || (self.p == 0.0 && self.x < 2.0 * recover))
+            {
+                // RFC 5348 §4.4: don't halve the allowed sending rate.
+            } else if self.p == 0.0 {
+                self.x = halve(self.x, self.s_pkt);
+            } else if self.x_calc > 2.0 * x_recv {
+                self.update_limits(now, x_recv);
+            } else {
+                self.update_limits(now, self.x_calc / 2.0);
+            }
+        }
+        if self.x < before {
+            self.stats.nofeedback_reductions += 1;
+        }
+        // RFC 5348 §4.4 (2): restart the timer after max(4*R, 2*s/X).
+        let t = (4.0 * self.r.unwrap_or(0.0)).max(2.0 * self.s_pkt / self.x);
+        self.nofeedback_deadline = now + Duration::from_secs_f64(t);
+        self.sent_since_timer = false;
+        self.reschedule();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tfrc::equation::{ShortIntervalRule, SmallPacketParams};
+
+    const MS: u64 = 1_000_000;
+
+    fn std_sender(app: Option<Rate>) -> Sender {
+        let p = SenderParams::new(1000, app, Variant::Standard, InitialRate::Rfc5348).unwrap();
+        Sender::new(p, Time::ZERO)
+    }
+
+    fn fb(sent_ms: u64, x_recv: f64, p: f64) -> Feedback {
+        Feedback {
+            t_recvdata: Time(sent_ms * MS),
+            t_delay: Duration::ZERO,
+            x_recv,
+            p,
+        }
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+    }
+
+    #[test]
+    fn one_packet_per_second_before_feedback() {
+        let mut s = std_sender(None);
+        let p = s.poll_transmit(Time::ZERO).unwrap();
+        assert_eq!((p.seq, p.size, p.rtt), (0, 1000, None));
+        assert_eq!(s.next_send_time(), Time::from_secs(1));
+        assert_eq!(s.poll_transmit(Time(999 * MS)), None);
+        assert_eq!(s.poll_transmit(Time::from_secs(1)).unwrap().seq, 1);
+        assert_eq!(s.poll_timeout(), Some(Time::from_secs(2)));
+    }
+
+    #[test]
+    fn nofeedback_before_any_feedback_halves() {
+        let mut s = std_sender(None);
+        s.poll_transmit(Time::ZERO);
+        s.on_timeout(Time::from_secs(2));
+        // X = max(1000/2, 1000/64) = 500 B/s; next timer after 2*s/X = 4 s.
+        assert_eq!(s.allowed_rate(), 500.0);
+        assert_eq!(s.poll_timeout(), Some(Time::from_secs(6)));
+        // Idle since the timer was set: no further halving.
+        s.on_timeout(Time::from_secs(6));
+        assert_eq!(s.allowed_rate(), 500.0);
+        assert_eq!(s.stats().nofeedback_reductions, 1);
+    }
+
+    #[test]
+    fn slow_start_doubles_capped_by_twice_x_recv_then_equation() {
+        // The sender sends at every feedback's t_recvdata instant, so no interval is
+        // data-limited (RFC 5348 §8.2.1).
+        let mut s = std_sender(None);
+        s.poll_transmit(Time::ZERO);
+        // First feedback at 100 ms for the packet sent at 0: R = 0.1 s.
+        // W_init = min(4000, max(2000, 4380)) = 4000 B -> initial_rate = 40000 B/s.
+        // RTO (old X = 1000 B/s) = max(0.4, 2) = 2 s -> nofeedback at 2.1 s.
+        s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+        assert_eq!(s.rtt(), Some(Duration(100 * MS)));
+        assert!(close(s.allowed_rate(), 40_000.0));
+        assert_eq!(s.poll_timeout(), Some(Time(2100 * MS)));
+        // Rescheduled from the packet at 0 with gap 1000/40000 = 25 ms: due now.
+        assert_eq!(s.next_send_time(), Time(25 * MS));
+        // 200 ms: X_recv_set = {inf@100, 0@100, 30000@200}: X = max(min(80000, inf), 40000).
+        s.poll_transmit(Time(100 * MS)).unwrap();
+        s.on_feedback(Time(200 * MS), &fb(100, 30_000.0, 0.0));
+        assert!(close(s.allowed_rate(), 80_000.0));
+        // 300 ms: cutoff 100 ms keeps inf@100: X = 160000.
+        s.poll_transmit(Time(200 * MS)).unwrap();
+        s.on_feedback(Time(300 * MS), &fb(200, 50_000.0, 0.0));
+        assert!(close(s.allowed_rate(), 160_000.0));
+        // 400 ms: cutoff 200 ms drops inf and 0: set {30000, 50000, 60000}:
+        // X = max(min(320000, 2*60000), 40000) = 120000.
+        s.poll_transmit(Time(300 * MS)).unwrap();
+        s.poll_transmit(Time(350 * MS)).unwrap();
+        s.on_feedback(Time(400 * MS), &fb(300, 60_000.0, 0.0));
+        assert!(close(s.allowed_rate(), 120_000.0));
+        // 450 ms: less than R since tld = 400 ms: no doubling.
+        s.poll_transmit(Time(400 * MS)).unwrap();
+        s.on_feedback(Time(450 * MS), &fb(350, 60_000.0, 0.0));
+        assert!(close(s.allowed_rate(), 120_000.0));
+        assert_eq!(s.stats().data_limited_feedbacks, 0);
+        // First loss reported at 500 ms: p = 0.01, R stays 0.1 (all samples 0.1):
+        // X_Bps = 112332.23 B/s (equation test), recv_limit = 2*70000 -> X = 112332.23.
+        s.on_feedback(Time(500 * MS), &fb(400, 70_000.0, 0.01));
+        assert!(
+            (s.allowed_rate() - 112_332.234).abs() < 0.01,
+            "{}",
+            s.allowed_rate()
+        );
+        assert_eq!(s.loss_event_rate(), 0.01);
+        // RTO with the X before this feedback (120000): max(0.4, 2000/120000) = 0.4 s.
+        assert_eq!(s.poll_timeout(), Some(Time(900 * MS)));
+        // Nofeedback at 900 ms (not idle): X_Bps = 112332 <= 2*max(set) = 140000, so
+        // update_limits(X_Bps/2): X = 56166.1.
+        s.poll_transmit(Time(890 * MS));
+        s.on_timeout(Time(900 * MS));
+        assert!(
+            (s.allowed_rate() - 56_166.117).abs() < 0.01,
+            "{}",
+            s.allowed_rate()
+        );
+        // Next: timer after max(0.4, 2000/56166) = 0.4 s.
+        assert_eq!(s.poll_timeout(), Some(Time(1300 * MS)));
+        // Second expiry (not idle): set = {28083}: X_Bps > 2*28083 -> update_limits(28083):
+        // X = min(X_Bps, 28083.06) = 28083.06: halved again.
+        s.poll_transmit(Time(1290 * MS));
+        s.on_timeout(Time(1300 * MS));
+        assert!(
+            (s.allowed_rate() - 28_083.058).abs() < 0.01,
+            "{}",
+            s.allowed_rate()
+        );
+        assert_eq!(s.stats().nofeedback_reductions, 2);
+    }
+
+    #[test]
+    fn rfc3448_initial_rate_is_one_packet_per_rtt() {
+        let p = SenderParams::new(1000, None, Variant::Standard, InitialRate::Rfc3448).unwrap();
+        let mut s = Sender::new(p, Time::ZERO);
+        s.poll_transmit(Time::ZERO);
+        s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+        // max(min(2*1000, inf), 1000/0.1) = 10000 B/s
+        assert!(close(s.allowed_rate(), 10_000.0));
+    }
+
+    #[test]
+    fn rtt_is_smoothed_with_q_09() {
+        let mut s = std_sender(None);
+        s.poll_transmit(Time::ZERO);
+        s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+        // R_sample = (300 - 100) - 20 = 180 ms: R = 0.9*0.1 + 0.1*0.18 = 0.108 s.
+        let f = Feedback {
+            t_recvdata: Time(100 * MS),
+            t_delay: Duration(20 * MS),
+            x_recv: 1e5,
+            p: 0.0,
+        };
+        s.on_feedback(Time(300 * MS), &f);
+        assert_eq!(s.rtt(), Some(Duration(108 * MS)));
+    }
+
+    #[test]
+    fn app_limited_sender_and_data_limited_feedback() {
+        // App: 1000-byte packets at 80 kbit/s = 10 kB/s: one packet per 100 ms.
+        let mut s = std_sender(Some(Rate::from_kbps(80)));
+        s.poll_transmit(Time::ZERO);
+        s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+        // X = 40000 B/s > app rate: app gap 100 ms binds -> data-limited sends.
+        assert!(s.poll_transmit(Time(99 * MS)).is_none());
+        assert_eq!(s.next_send_time(), Time(100 * MS));
+        s.poll_transmit(Time(100 * MS)).unwrap();
+        assert_eq!(s.next_send_time(), Time(200 * MS));
+        s.poll_transmit(Time(200 * MS)).unwrap();
+        // Feedback at 300 ms covering the packet sent at 200 ms: all sends in (100, 200]
+        // were data-limited -> maximize: set = {10000}, recv_limit = 20000 (not 2*inf):
+        // X = max(min(80000, 20000), 40000) = 40000 (the initial rate floor).
+        s.on_feedback(Time(300 * MS), &fb(200, 10_000.0, 0.0));
+        assert_eq!(s.stats().data_limited_feedbacks, 1);
+        assert!(close(s.allowed_rate(), 40_000.0));
+        // A loss reported in a data-limited interval: halve {10000} -> 5000, add
+        // 0.85*10000 = 8500, maximize -> 8500 = recv_limit: X = min(X_Bps, 8500).
+        s.poll_transmit(Time(300 * MS)).unwrap();
+        s.on_feedback(Time(400 * MS), &fb(300, 10_000.0, 0.05));
+        assert!(close(s.allowed_rate(), 8_500.0), "{}", s.allowed_rate());
+    }
+
+    #[test]
+    fn tfrc_sp_rate_conversion_and_min_interval() {
+        let sp = SmallPacketParams::rfc4828();
+        let params =
+            SenderParams::new(200, None, Variant::SmallPacket(sp), InitialRate::Rfc5348).unwrap();
+        let mut s = Sender::new(params, Time::ZERO);
+        // Before feedback: one packet (240 B of X) per second.
+        assert_eq!(s.allowed_rate(), 240.0);
+        s.poll_transmit(Time::ZERO);
+        s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+        // W_init = min(4*240, max(2*240, 4380)) = 960 -> 9600 B/s (4 packets per RTT).
+        assert!(close(s.allowed_rate(), 9_600.0));
+        // p = 0.2, R = 0.1: X_Bps = 1460/(0.1*sqrt(0.4/3) + 0.4*3*sqrt(0.075)*0.2*2.28)
+        //   = 1460/(0.0365148 + 0.1498569) = 7833.8 B/s; data rate = X*200/240 = 6528.2 B/s;
+        //   packet gap = 240/7833.8 = 30.64 ms (> 10 ms).
+        s.poll_transmit(Time(100 * MS));
+        s.on_feedback(Time(200 * MS), &fb(100, 1e6, 0.2));
+        let x = throughput(1460.0, 0.1, 0.2);
+        assert!((x - 7833.806).abs() < 0.01, "{x}");
+        assert!(close(s.allowed_rate(), x));
+        assert!(close(s.allowed_data_rate(), x * 200.0 / 240.0));
+        assert_eq!(
+            s.next_send_time(),
+            Time(100 * MS) + Duration::from_secs_f64(240.0 / x)
+        );
+        // p = 0.05: X_Bps = throughput(1460, 0.1, 0.05) = 53.8 kB/s -> gap 4.5 ms < 10 ms:
+        // the Min Interval binds (100 packets/s).
+        s.poll_transmit(Time(300 * MS));
+        s.on_feedback(Time(400 * MS), &fb(300, 1e6, 0.05));
+        assert_eq!(s.next_send_time(), Time(310 * MS));
+    }
+
+    #[test]
+    fn params_validation() {
+        assert!(SenderParams::new(0, None, Variant::Standard, InitialRate::Rfc5348).is_err());
+        assert!(
+            SenderParams::new(100, Some(Rate(0)), Variant::Standard, InitialRate::Rfc5348).is_err()
+        );
+        let sp = SmallPacketParams::new(
+            1460,
+            40,
+            Duration::from_millis(20),
+            ShortIntervalRule::Gradual,
+        )
+        .unwrap();
+        let e = SenderParams::new(1600, None, Variant::SmallPacket(sp), InitialRate::Rfc5348)
+            .unwrap_err();
+        assert!(e.to_string().contains("RFC 4828 §1"), "{e}");
+        assert!(SenderParams::new(1600, None, Variant::Standard, InitialRate::Rfc5348).is_ok());
+    }
+}

@@ -1,0 +1,259 @@
+//! The traffic of a flow: TCP (with its many knobs and their defaults), CBR, Poisson.
+//!
+//! TCP defaults, each a documented choice (all overridable in `[defaults.tcp]` or per flow):
+//!
+//! | key | default | why |
+//! |---|---|---|
+//! | `variant` | `"newreno"` | RFC 6582, the current standard loss recovery without SACK |
+//! | `mss` | `"1000B"` | ns-2's `packetSize_` (payload bytes per segment) |
+//! | `header` | `"40B"` | TCP/IP headers without options, as ns-2 adds them on the wire |
+//! | `ack_size` | `"40B"` | a pure ACK is headers only (ns-2 sinks send 40-byte ACKs) |
+//! | `rwnd` | `"65535B"` | the largest window without RFC 7323 scaling |
+//! | `init_cwnd` | RFC 5681 §3.1: 4 if mss ≤ 1095, 3 if ≤ 2190, else 2 | the RFC's upper bound |
+//! | `limited_transmit` | `true` | RFC 3042 (ns-2's `singledup_ 1`) |
+//! | `min_rto` | `"1s"` | RFC 6298 (2.4) |
+//! | `max_rto` | `"60s"` | RFC 6298 (2.5): a maximum is allowed if it is at least 60 s |
+//! | `initial_rto` | `"1s"` | RFC 6298 (2.1) |
+//! | `clock_granularity` | `"0s"` | exact timers (RFC 6298's G = 0); set e.g. `"10ms"` for ns-2's `tcpTick_` |
+//! | `delayed_ack` | `"off"` | an ACK per segment, as ns-2's `TCPSink` used by the seeds |
+//! | `bytes` | none | bulk transfer (infinite backlog, "FTP" in the seeds) |
+//!
+//! `rwnd` is a size (`"64KB"`) or a count of segments (`"100p"` = 100 × mss: the window
+//! counts sequence space, i.e. payload bytes, not headers).
+//!
+//! Refused, each with its reason: mss, ack_size and packet sizes of zero (a packet has a
+//! size); `rwnd < mss` (the window could never admit one segment: the TCP model is
+//! segment-granular); `init_cwnd = 0`; `min_rto` or `initial_rto` of zero (a zero timeout
+//! would retransmit in the same instant forever); `min_rto > max_rto`; a delayed-ACK
+//! timeout of 500 ms or more (RFC 5681 §4.2: "MUST be less than 0.5 seconds"); CBR and
+//! Poisson rates of zero.
+
+use qoslab_algo::Duration;
+
+use super::error::ErrorKind;
+use super::reader::{Field, Res, Tbl};
+use super::spec::{FlowKind, Limit, TcpSpec, TcpVariant};
+use super::units::{self, show};
+use super::value::Kind;
+
+pub(crate) const TCP_KEYS: &[&str] = &[
+    "variant",
+    "mss",
+    "header",
+    "ack_size",
+    "rwnd",
+    "init_cwnd",
+    "limited_transmit",
+    "min_rto",
+    "max_rto",
+    "initial_rto",
+    "clock_granularity",
+    "delayed_ack",
+    "bytes",
+];
+pub(crate) const RATE_KEYS: &[&str] = &["rate", "size"];
+
+/// The kinds of flow and the keys each adds to the common ones.
+pub(crate) const KINDS: &[&str] = &["tcp", "cbr", "poisson"];
+
+pub(crate) fn kind_keys(kind: &str) -> &'static [&'static str] {
+    if kind == "tcp" {
+        TCP_KEYS
+    } else {
+        RATE_KEYS
+    }
+}
+
+/// RFC 5681 §3.1: IW = 2 segments if SMSS > 2190, 3 if SMSS > 1095, else 4.
+pub(crate) fn rfc5681_initial_window(mss: u32) -> u32 {
+    if mss > 2190 {
+        2
+    } else if mss > 1095 {
+        3
+    } else {
+        4
+    }
+}
+
+fn size_or(t: &Tbl<'_>, key: &str, default: u32, min: u64) -> Res<u32> {
+    t.get(key).map_or(Ok(default), |f| f.size_u32(min))
+}
+
+fn duration_or(t: &Tbl<'_>, key: &str, default: Duration) -> Res<Duration> {
+    t.get(key).map_or(Ok(default), Field::duration)
+}
+
+/// A positive duration.
+fn positive_duration_or(t: &Tbl<'_>, key: &str, default: Duration) -> Res<Duration> {
+    match t.get(key) {
+        None => Ok(default),
+        Some(f) => {
+            let d = f.clone().duration()?;
+            if d == Duration::ZERO {
+                Err(f.err(
+                    ErrorKind::BadValue,
+                    "must be > 0 (a zero timeout would fire in the same instant forever)",
+                ))
+            } else {
+                Ok(d)
+            }
+        }
+    }
+}
+
+/// The TCP settings of a flow (keys looked up in the flow, then in `[defaults.tcp]`).
+pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
+    let variant = match t.get("variant") {
+        Some(f) => match f.choice(&["reno", "newreno", "sack"])? {
+            "reno" => TcpVariant::Reno,
+            "newreno" => TcpVariant::NewReno,
+            _ => TcpVariant::Sack,
+        },
+        None => TcpVariant::NewReno,
+    };
+    let mss = size_or(t, "mss", 1000, 1)?;
+    let header = size_or(t, "header", 40, 0)?;
+    let ack_size = size_or(t, "ack_size", 40, 1)?;
+    let rwnd = match t.get("rwnd") {
+        None => 65_535,
+        Some(f) => rwnd(f, mss)?,
+    };
+    let init_cwnd = match t.get("init_cwnd") {
+        None => rfc5681_initial_window(mss),
+        Some(f) => {
+            let n = f.clone().uint(u64::from(u32::MAX))?;
+            if n == 0 {
+                return Err(f.err(ErrorKind::BadValue, "must be >= 1 segment"));
+            }
+            n as u32
+        }
+    };
+    let limited_transmit = t.get("limited_transmit").map_or(Ok(true), Field::bool)?;
+    let min_rto = positive_duration_or(t, "min_rto", Duration::from_secs(1))?;
+    let max_rto = duration_or(t, "max_rto", Duration::from_secs(60))?;
+    if min_rto > max_rto {
+        let f = t.get("max_rto").or_else(|| t.get("min_rto"));
+        let msg = format!(
+            "min_rto = {} is above max_rto = {}: need min_rto <= max_rto",
+            show(min_rto),
+            show(max_rto)
+        );
+        return Err(match f {
+            Some(f) => f.err(ErrorKind::Relation, msg),
+            None => t.err(ErrorKind::Relation, msg),
+        });
+    }
+    let initial_rto = positive_duration_or(t, "initial_rto", Duration::from_secs(1))?;
+    let clock_granularity = duration_or(t, "clock_granularity", Duration::ZERO)?;
+    let delayed_ack = match t.get("delayed_ack") {
+        None => None,
+        Some(f) => delayed_ack(f)?,
+    };
+    let bytes = match t.get("bytes") {
+        None => None,
+        Some(f) => {
+            let b = f.clone().size()?;
+            if b == 0 {
+                return Err(f.err(
+                    ErrorKind::BadValue,
+                    "must be > 0 (omit `bytes` for a bulk transfer)",
+                ));
+            }
+            Some(b)
+        }
+    };
+    Ok(TcpSpec {
+        variant,
+        mss,
+        header,
+        ack_size,
+        rwnd,
+        init_cwnd,
+        limited_transmit,
+        min_rto,
+        max_rto,
+        initial_rto,
+        clock_granularity,
+        delayed_ack,
+        bytes,
+    })
+}
+
+/// `"64KB"` or `"100p"` (segments of `mss` payload bytes); at least one segment.
+fn rwnd(f: Field<'_>, mss: u32) -> Res<u64> {
+    let f = f.per_instance()?;
+    let Kind::Str(_) = &f.v.kind else {
+        return Err(f.err(
+            ErrorKind::BadValue,
+            "a window needs a unit: a size such as \"64KB\" or segments \"100p\"",
+        ));
+    };
+    let text = f.clone().string()?;
+    let bytes = match units::parse_limit(&text) {
+        Ok(Limit::Packets(n)) => u64::from(n) * u64::from(mss),
+        Ok(Limit::Bytes(b)) => b,
+        Err(e) => return Err(f.err(ErrorKind::BadValue, format!("{e}"))),
+    };
+    if bytes < u64::from(mss) {
+        return Err(f.err(
+            ErrorKind::Relation,
+            format!("must be at least one segment (mss = {mss} B): the window would never admit a segment"),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `"off"`/`false` or a timeout below 500 ms.
+fn delayed_ack(f: Field<'_>) -> Res<Option<Duration>> {
+    let f = f.per_instance()?;
+    match &f.v.kind {
+        Kind::Bool(false) => return Ok(None),
+        Kind::Str(s) if s == "off" => return Ok(None),
+        Kind::Bool(true) => {
+            return Err(f.err(
+                ErrorKind::BadValue,
+                "write the delayed-ACK timeout, e.g. \"100ms\", or \"off\"",
+            ))
+        }
+        _ => {}
+    }
+    let d = f.clone().duration()?;
+    // RFC 5681 §4.2: "an ACK ... MUST be generated within 500 ms of the arrival of the
+    // first unacknowledged packet" (the delay MUST be less than 0.5 seconds).
+    if d == Duration::ZERO || d >= Duration::from_millis(500) {
+        return Err(f.err(
+            ErrorKind::BadValue,
+            "must be in (0, 500ms) (RFC 5681 §4.2: the delay MUST be less than 0.5 seconds), or \"off\"",
+        ));
+    }
+    Ok(Some(d))
+}
+
+/// `rate` and `size` of a CBR or Poisson flow.
+pub(crate) fn rate_kind(t: &Tbl<'_>, kind: &str) -> Res<FlowKind> {
+    let rf = t.req("rate")?;
+    let rate = rf.clone().rate()?;
+    if rate.bps() == 0 {
+        return Err(rf.err(ErrorKind::BadValue, "must be > 0"));
+    }
+    let size = t.req("size")?.size_u32(1)?;
+    Ok(if kind == "cbr" {
+        FlowKind::Cbr { rate, size }
+    } else {
+        FlowKind::Poisson { rate, size }
+    })
+}
+
+/// Checks the keys present in a `[defaults.<kind>]` table (values are read when used).
+pub(crate) fn check_rate_defaults(t: &Tbl<'_>) -> Res<()> {
+    if let Some(f) = t.get("rate") {
+        let r = f.clone().rate()?;
+        if r.bps() == 0 {
+            return Err(f.err(ErrorKind::BadValue, "must be > 0"));
+        }
+    }
+    if let Some(f) = t.get("size") {
+        f.size_u32(1)?;
+    }
+    Ok(())
+}

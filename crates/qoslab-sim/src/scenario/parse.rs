@@ -1,0 +1,605 @@
+//! TOML text → validated [`Scenario`]: nodes, links, flows, output, and the rules between
+//! them (names, references, reachability). Queues are read in `queue.rs`, flow kinds in
+//! `flow.rs`, quantities in `units.rs`; the format is documented in `mod.rs`.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use qoslab_algo::Duration;
+
+use super::error::{line_col, ErrorKind, Inner, ScenarioError};
+use super::flow;
+use super::queue;
+use super::reader::{close_enough, edit_distance, instances, Cx, Field, Res, Tbl};
+use super::spec::{FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, OutputSpec, Scenario};
+use super::units::show;
+use super::value::{parse_document, Key, Kind, Val};
+
+const TOP_KEYS: &[&str] = &[
+    "name", "seed", "duration", "warmup", "output", "node", "link", "flow", "defaults",
+];
+const OUTPUT_KEYS: &[&str] = &["sample_interval", "monitor"];
+const NODE_KEYS: &[&str] = &["name", "kind", "count"];
+const LINK_KEYS: &[&str] = &[
+    "from",
+    "to",
+    "count",
+    "duplex",
+    "rate",
+    "delay",
+    "queue",
+    "reverse_queue",
+    "loss",
+    "reverse_loss",
+];
+const LINK_DEFAULT_KEYS: &[&str] = &[
+    "duplex",
+    "rate",
+    "delay",
+    "queue",
+    "reverse_queue",
+    "loss",
+    "reverse_loss",
+];
+const FLOW_COMMON_KEYS: &[&str] = &[
+    "name",
+    "count",
+    "src",
+    "dst",
+    "kind",
+    "start",
+    "start_jitter",
+    "stop",
+];
+const DEFAULTS_KEYS: &[&str] = &["tcp", "cbr", "poisson", "link"];
+
+/// Reads and validates a scenario file. `file` names it in error messages.
+pub fn parse_str(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
+    let doc = parse_document(text).map_err(|(message, span)| {
+        ScenarioError::new(Inner {
+            kind: ErrorKind::Syntax,
+            file: file.to_string(),
+            pos: Some(line_col(text, span.map_or(0, |s| s.start))),
+            path: String::new(),
+            value: None,
+            instance: None,
+            message: format!("invalid TOML: {}", message.trim_end()),
+        })
+    })?;
+    let cx = Cx { file, src: text };
+    let Kind::Table(entries) = &doc.kind else {
+        // `toml` always returns a table for a document; keep the invariant visible anyway.
+        return Err(cx.error(
+            ErrorKind::Syntax,
+            &(0..0),
+            "",
+            None,
+            None,
+            "not a TOML table",
+        ));
+    };
+    Parser { cx: &cx }.scenario(entries)
+}
+
+/// Reads a scenario file from disk.
+pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::io(&shown, &e))?;
+    parse_str(&text, &shown)
+}
+
+struct Parser<'a> {
+    cx: &'a Cx<'a>,
+}
+
+/// A `[defaults.*]` table: its entries and its key path.
+type Defaults<'a> = Option<(&'a [(Key, Val)], String)>;
+
+struct AllDefaults<'a> {
+    tcp: Defaults<'a>,
+    cbr: Defaults<'a>,
+    poisson: Defaults<'a>,
+    link: Defaults<'a>,
+}
+
+/// Where a name was first defined, for "defined twice" messages.
+struct Named {
+    index: usize,
+    line: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn scenario(&self, entries: &'a [(Key, Val)]) -> Res<Scenario> {
+        let root = Tbl {
+            cx: self.cx,
+            entries,
+            span: 0..0,
+            path: String::new(),
+            inst: None,
+            fallback: None,
+        };
+        root.check_keys(TOP_KEYS, "the top level")?;
+
+        let name = match root.get("name") {
+            Some(f) => nonempty(f)?,
+            None => file_stem(self.cx.file),
+        };
+        let seed = root.get("seed").map_or(Ok(1), |f| f.uint(u64::MAX))?;
+        let dur_f = root.req("duration")?;
+        let duration = dur_f.clone().duration()?;
+        if duration == Duration::ZERO {
+            return Err(dur_f.err(ErrorKind::BadValue, "must be > 0"));
+        }
+        let warmup = match root.get("warmup") {
+            None => Duration::ZERO,
+            Some(f) => {
+                let w = f.clone().duration()?;
+                if w >= duration {
+                    return Err(f.err(
+                        ErrorKind::Relation,
+                        format!(
+                            "must be below duration = {} (statistics cover [warmup, duration))",
+                            show(duration)
+                        ),
+                    ));
+                }
+                w
+            }
+        };
+        let defaults = self.defaults(&root)?;
+        let (nodes, node_index) = self.nodes(&root)?;
+        let links = self.links(&root, &nodes, &node_index, &defaults)?;
+        let flows = self.flows(&root, &nodes, &node_index, &links, &defaults)?;
+        let output = self.output(&root, &links)?;
+        Ok(Scenario {
+            name,
+            seed,
+            duration,
+            warmup,
+            nodes,
+            links,
+            flows,
+            output,
+        })
+    }
+
+    /// The list under `key` (`[[node]]`, ...), as tables; absent = empty.
+    fn table_list(&self, root: &Tbl<'a>, key: &str) -> Res<Vec<Tbl<'a>>> {
+        let Some(f) = root.get(key) else {
+            return Ok(Vec::new());
+        };
+        if f.is_table() {
+            return Err(f.err(
+                ErrorKind::BadValue,
+                format!(
+                    "expected a list of tables: write [[{key}]] (double brackets) for each {key}"
+                ),
+            ));
+        }
+        f.list()?.into_iter().map(Field::table).collect()
+    }
+
+    fn defaults(&self, root: &Tbl<'a>) -> Res<AllDefaults<'a>> {
+        let mut d = AllDefaults {
+            tcp: None,
+            cbr: None,
+            poisson: None,
+            link: None,
+        };
+        let Some(f) = root.get("defaults") else {
+            return Ok(d);
+        };
+        let t = f.table()?;
+        t.check_keys(DEFAULTS_KEYS, "[defaults]")?;
+        for (key, slot) in [
+            ("tcp", &mut d.tcp),
+            ("cbr", &mut d.cbr),
+            ("poisson", &mut d.poisson),
+            ("link", &mut d.link),
+        ] {
+            let Some(sub) = t.get(key) else { continue };
+            let st = sub.table()?;
+            // Check the defaults now, so a bad default is reported even if nothing uses it.
+            match key {
+                "tcp" => {
+                    st.check_keys(flow::TCP_KEYS, "[defaults.tcp]")?;
+                    flow::tcp(&st)?;
+                }
+                "link" => {
+                    st.check_keys(LINK_DEFAULT_KEYS, "[defaults.link]")?;
+                    self.check_link_defaults(&st)?;
+                }
+                _ => {
+                    st.check_keys(flow::RATE_KEYS, &format!("[defaults.{key}]"))?;
+                    flow::check_rate_defaults(&st)?;
+                }
+            }
+            *slot = Some((st.entries, st.path.clone()));
+        }
+        Ok(d)
+    }
+
+    fn check_link_defaults(&self, t: &Tbl<'a>) -> Res<()> {
+        if let Some(f) = t.get("duplex") {
+            f.bool()?;
+        }
+        if let Some(f) = t.get("rate") {
+            positive_rate(f)?;
+        }
+        if let Some(f) = t.get("delay") {
+            f.duration()?;
+        }
+        for key in ["queue", "reverse_queue"] {
+            if let Some(f) = t.get(key) {
+                queue::queue(f)?;
+            }
+        }
+        for key in ["loss", "reverse_loss"] {
+            if let Some(f) = t.get(key) {
+                queue::loss(f)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn nodes(&self, root: &Tbl<'a>) -> Res<(Vec<NodeSpec>, HashMap<String, Named>)> {
+        let mut nodes = Vec::new();
+        let mut index: HashMap<String, Named> = HashMap::new();
+        for (k, t) in self.table_list(root, "node")?.into_iter().enumerate() {
+            let t = Tbl {
+                path: format!("node[{k}]"),
+                ..t
+            };
+            t.check_keys(NODE_KEYS, "a [[node]]")?;
+            for inst in instances(t.count()?) {
+                let t = t.with_inst(inst);
+                let name_f = t.req("name")?;
+                let name = node_name(name_f.clone())?;
+                let kind = match t.get("kind") {
+                    Some(f) => match f.choice(&["host", "router"])? {
+                        "host" => NodeKind::Host,
+                        _ => NodeKind::Router,
+                    },
+                    None => NodeKind::Host,
+                };
+                let line = line_col(self.cx.src, name_f.v.span.start).0;
+                if let Some(prev) = index.get(&name) {
+                    return Err(name_f.err(
+                        ErrorKind::Relation,
+                        format!("duplicate node name (first defined at line {})", prev.line),
+                    ));
+                }
+                index.insert(
+                    name.clone(),
+                    Named {
+                        index: nodes.len(),
+                        line,
+                    },
+                );
+                nodes.push(NodeSpec { name, kind });
+            }
+        }
+        Ok((nodes, index))
+    }
+
+    /// A node reference (`from`, `to`, `src`, `dst`).
+    fn node_ref(&self, f: Field<'a>, index: &HashMap<String, Named>) -> Res<usize> {
+        let name = f.clone().string()?;
+        match index.get(&name) {
+            Some(n) => Ok(n.index),
+            None => {
+                let mut msg = "no node with this name".to_string();
+                if let Some(close) = closest(&name, index.keys().map(String::as_str)) {
+                    msg.push_str(&format!(" (did you mean \"{close}\"?)"));
+                }
+                Err(f.err(ErrorKind::Dangling, msg))
+            }
+        }
+    }
+
+    fn links(
+        &self,
+        root: &Tbl<'a>,
+        nodes: &[NodeSpec],
+        node_index: &HashMap<String, Named>,
+        defaults: &AllDefaults<'a>,
+    ) -> Res<Vec<LinkSpec>> {
+        let mut links: Vec<LinkSpec> = Vec::new();
+        let mut names: HashMap<String, Named> = HashMap::new();
+        for (k, t) in self.table_list(root, "link")?.into_iter().enumerate() {
+            let t = Tbl {
+                path: format!("link[{k}]"),
+                ..t
+            }
+            .with_fallback(defaults.link.clone());
+            t.check_keys(LINK_KEYS, "a [[link]]")?;
+            for inst in instances(t.count()?) {
+                let t = t.with_inst(inst);
+                let from_f = t.req("from")?;
+                let to_f = t.req("to")?;
+                let from = self.node_ref(from_f.clone(), node_index)?;
+                let to = self.node_ref(to_f.clone(), node_index)?;
+                if from == to {
+                    return Err(to_f.err(
+                        ErrorKind::Relation,
+                        "a link cannot connect a node to itself",
+                    ));
+                }
+                let duplex = t.get("duplex").map_or(Ok(true), Field::bool)?;
+                let rate = positive_rate(t.req("rate")?)?;
+                let delay = t.req("delay")?.duration()?;
+                let queue = t
+                    .get("queue")
+                    .map_or_else(|| Ok(queue::default_queue()), queue::queue)?;
+                let loss = t.get("loss").map_or(Ok(None), queue::loss)?;
+                let mut dirs = vec![(from, to, queue.clone(), loss)];
+                if duplex {
+                    let rq = t.get("reverse_queue").map_or(Ok(queue), queue::queue)?;
+                    let rl = t.get("reverse_loss").map_or(Ok(loss), queue::loss)?;
+                    dirs.push((to, from, rq, rl));
+                } else {
+                    for key in ["reverse_queue", "reverse_loss"] {
+                        if let Some(f) = t.get(key) {
+                            return Err(f.err(
+                                ErrorKind::Relation,
+                                "only for duplex links (duplex = false here)",
+                            ));
+                        }
+                    }
+                }
+                let line = line_col(self.cx.src, from_f.v.span.start).0;
+                for (a, b, queue, loss) in dirs {
+                    let name = format!("{}->{}", nodes[a].name, nodes[b].name);
+                    if let Some(prev) = names.get(&name) {
+                        return Err(to_f.err(
+                            ErrorKind::Relation,
+                            format!("link {name} is defined twice (first at line {})", prev.line),
+                        ));
+                    }
+                    names.insert(
+                        name.clone(),
+                        Named {
+                            index: links.len(),
+                            line,
+                        },
+                    );
+                    links.push(LinkSpec {
+                        name,
+                        from: a,
+                        to: b,
+                        rate,
+                        delay,
+                        queue,
+                        loss,
+                    });
+                }
+            }
+        }
+        Ok(links)
+    }
+
+    fn flows(
+        &self,
+        root: &Tbl<'a>,
+        nodes: &[NodeSpec],
+        node_index: &HashMap<String, Named>,
+        links: &[LinkSpec],
+        defaults: &AllDefaults<'a>,
+    ) -> Res<Vec<FlowSpec>> {
+        let mut adj = vec![Vec::new(); nodes.len()];
+        for l in links {
+            adj[l.from].push(l.to);
+        }
+        let mut reach: Vec<Option<Vec<bool>>> = vec![None; nodes.len()];
+        let mut flows = Vec::new();
+        let mut names: HashMap<String, Named> = HashMap::new();
+        for (k, t) in self.table_list(root, "flow")?.into_iter().enumerate() {
+            let t = Tbl {
+                path: format!("flow[{k}]"),
+                ..t
+            };
+            let kind = match t.get("kind") {
+                Some(f) if matches!(f.v.kind, Kind::Array(_)) => {
+                    return Err(f.err(
+                        ErrorKind::BadValue,
+                        "must be one kind for all instances (it decides the flow's keys)",
+                    ))
+                }
+                Some(f) => f.with_no_inst().choice(flow::KINDS)?,
+                None => "tcp",
+            };
+            let kind_keys = flow::kind_keys(kind);
+            let allowed: Vec<&str> = FLOW_COMMON_KEYS.iter().chain(kind_keys).copied().collect();
+            t.check_keys(&allowed, &format!("a {kind} [[flow]]"))?;
+            let fallback = match kind {
+                "tcp" => defaults.tcp.clone(),
+                "cbr" => defaults.cbr.clone(),
+                _ => defaults.poisson.clone(),
+            };
+            let t = t.with_fallback(fallback);
+            for inst in instances(t.count()?) {
+                let t = t.with_inst(inst);
+                let name_f = t.req("name")?;
+                let name = nonempty(name_f.clone())?;
+                let line = line_col(self.cx.src, name_f.v.span.start).0;
+                if let Some(prev) = names.get(&name) {
+                    return Err(name_f.err(
+                        ErrorKind::Relation,
+                        format!("duplicate flow name (first defined at line {})", prev.line),
+                    ));
+                }
+                names.insert(
+                    name.clone(),
+                    Named {
+                        index: flows.len(),
+                        line,
+                    },
+                );
+                let src = self.node_ref(t.req("src")?, node_index)?;
+                let dst_f = t.req("dst")?;
+                let dst = self.node_ref(dst_f.clone(), node_index)?;
+                if src == dst {
+                    return Err(
+                        dst_f.err(ErrorKind::Relation, "a flow's dst must differ from its src")
+                    );
+                }
+                // Packets must reach dst; TCP's ACKs must also find their way back.
+                if !reachable(&adj, &mut reach, src, dst) {
+                    return Err(dst_f.err(
+                        ErrorKind::Relation,
+                        format!(
+                            "unreachable from src \"{}\": no path of links leads there",
+                            nodes[src].name
+                        ),
+                    ));
+                }
+                if kind == "tcp" && !reachable(&adj, &mut reach, dst, src) {
+                    return Err(dst_f.err(
+                        ErrorKind::Relation,
+                        format!(
+                            "no path of links back to src \"{}\" for the TCP acknowledgements (add the reverse direction)",
+                            nodes[src].name
+                        ),
+                    ));
+                }
+                let start = t.get("start").map_or(Ok(Duration::ZERO), Field::duration)?;
+                let start_jitter = t
+                    .get("start_jitter")
+                    .map_or(Ok(Duration::ZERO), Field::duration)?;
+                let stop = match t.get("stop") {
+                    None => None,
+                    Some(f) => {
+                        let s = f.clone().duration()?;
+                        if s <= start {
+                            return Err(f.err(
+                                ErrorKind::Relation,
+                                format!("must be after start = {}", show(start)),
+                            ));
+                        }
+                        Some(s)
+                    }
+                };
+                let kind = match kind {
+                    "tcp" => FlowKind::Tcp(flow::tcp(&t)?),
+                    other => flow::rate_kind(&t, other)?,
+                };
+                flows.push(FlowSpec {
+                    name,
+                    src,
+                    dst,
+                    start,
+                    start_jitter,
+                    stop,
+                    kind,
+                });
+            }
+        }
+        Ok(flows)
+    }
+
+    fn output(&self, root: &Tbl<'a>, links: &[LinkSpec]) -> Res<OutputSpec> {
+        let mut out = OutputSpec {
+            sample_interval: None,
+            monitor: Vec::new(),
+        };
+        let Some(f) = root.get("output") else {
+            return Ok(out);
+        };
+        let t = f.table()?;
+        t.check_keys(OUTPUT_KEYS, "[output]")?;
+        if let Some(f) = t.get("sample_interval") {
+            let d = f.clone().duration()?;
+            if d == Duration::ZERO {
+                return Err(f.err(ErrorKind::BadValue, "must be > 0"));
+            }
+            out.sample_interval = Some(d);
+        }
+        if let Some(f) = t.get("monitor") {
+            for item in f.list()? {
+                let name = item.clone().string()?;
+                let Some(i) = links.iter().position(|l| l.name == name) else {
+                    let mut msg =
+                        "no link with this name (links are named \"A->B\", one per direction)"
+                            .to_string();
+                    if let Some(close) = closest(&name, links.iter().map(|l| l.name.as_str())) {
+                        msg.push_str(&format!("; did you mean \"{close}\"?"));
+                    }
+                    return Err(item.err(ErrorKind::Dangling, msg));
+                };
+                if out.monitor.contains(&i) {
+                    return Err(item.err(ErrorKind::Relation, "listed twice"));
+                }
+                out.monitor.push(i);
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn positive_rate(f: Field<'_>) -> Res<qoslab_algo::Rate> {
+    let r = f.clone().rate()?;
+    if r.bps() == 0 {
+        return Err(f.err(ErrorKind::BadValue, "must be > 0"));
+    }
+    Ok(r)
+}
+
+fn nonempty(f: Field<'_>) -> Res<String> {
+    let s = f.clone().string()?;
+    if s.trim().is_empty() {
+        return Err(f.err(ErrorKind::BadValue, "must not be empty"));
+    }
+    Ok(s)
+}
+
+/// Node names: non-empty, no spaces, no braces (a leftover placeholder), no `->` (it
+/// separates the ends of a link name).
+fn node_name(f: Field<'_>) -> Res<String> {
+    let s = nonempty(f.clone())?;
+    if s.contains("->") || s.contains(char::is_whitespace) || s.contains(['{', '}']) {
+        return Err(f.err(
+            ErrorKind::BadValue,
+            "a node name must not contain spaces, braces or \"->\"",
+        ));
+    }
+    Ok(s)
+}
+
+fn file_stem(file: &str) -> String {
+    Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .filter(|s| !s.is_empty())
+        .unwrap_or("scenario")
+        .to_string()
+}
+
+/// Whether `dst` is reachable from `src` over the directed links (BFS, cached per source).
+fn reachable(adj: &[Vec<usize>], cache: &mut [Option<Vec<bool>>], src: usize, dst: usize) -> bool {
+    let seen = cache[src].get_or_insert_with(|| {
+        let mut seen = vec![false; adj.len()];
+        let mut queue = std::collections::VecDeque::from([src]);
+        seen[src] = true;
+        while let Some(n) = queue.pop_front() {
+            for &m in &adj[n] {
+                if !seen[m] {
+                    seen[m] = true;
+                    queue.push_back(m);
+                }
+            }
+        }
+        seen
+    });
+    seen[dst]
+}
+
+/// The name in `names` closest to `name`, if close enough to be a typo of it.
+fn closest<'n>(name: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+    let candidates: Vec<&str> = names.collect();
+    candidates
+        .iter()
+        .map(|c| (edit_distance(name, c), *c))
+        .filter(|(d, _)| *d <= close_enough(name))
+        .min_by_key(|(d, c)| (*d, *c))
+        .map(|(_, c)| c)
+}

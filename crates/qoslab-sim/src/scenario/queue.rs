@@ -1,0 +1,328 @@
+//! Queue and loss tables of a link: `queue = { kind = "red", ... }`, `loss = { packet = p }`.
+//!
+//! Rules refused here, each from its source:
+//! * RED (Floyd & Jacobson 1993, §4 and §11): `min_th < max_th` (the drop probability
+//!   divides by `max_th - min_th`), `0 < max_p <= 1` (a probability; zero would never drop
+//!   early), `0 < w_q <= 1` (the EWMA weight; zero never moves the average, one is the
+//!   instantaneous queue, as in the RIO seed §3.C "prompt feedback").
+//! * RIO (Clark & Fang 1998; three colours: RFC 2963 App. A): the same rules for each
+//!   precedence, and 2 (In/Out) or 3 (green/yellow/red) precedences.
+//! * Loss (RFC 4828 App. B): probabilities in [0, 1].
+//! * A limit of zero (a queue that can hold nothing is not a queue).
+//!
+//! Not refused (open choices): RIO thresholds of a less-preferred colour above those of a
+//! more-preferred one (no source calls it impossible; RFC 2963 App. A even overlaps them),
+//! RED `max_th` above the queue limit, `max_p` of Adaptive RED outside [0.01, 0.5] (the
+//! adaptation brings it back into range).
+
+use super::error::ErrorKind;
+use super::reader::{Field, Res, Tbl};
+use super::spec::{Limit, LossSpec, QueueSpec, QueueUnit, RedSpec, RioCoupling, RioPrecedenceSpec};
+use super::units;
+use qoslab_algo::Color;
+
+/// ns-2's `Queue set limit_ 50`: the limit of a queue that does not say.
+pub(crate) const DEFAULT_LIMIT: Limit = Limit::Packets(50);
+/// ns-2's `Queue/RED set mean_pktsize_ 500`.
+const DEFAULT_MEAN_PKT_SIZE: u32 = 500;
+/// ns-2's `linterm_ 10`, i.e. max_p = 1/10.
+const DEFAULT_MAX_P: f64 = 0.1;
+/// Floyd & Jacobson 1993 §11 (and ns-2's `q_weight_`): w_q = 0.002.
+const DEFAULT_W_Q: f64 = 0.002;
+
+const KINDS: &[&str] = &["drop-tail", "red", "rio"];
+const DROP_TAIL_KEYS: &[&str] = &["kind", "limit"];
+const RED_KEYS: &[&str] = &[
+    "kind",
+    "limit",
+    "min_th",
+    "max_th",
+    "max_p",
+    "w_q",
+    "gentle",
+    "byte_mode",
+    "queue_unit",
+    "mean_pkt_size",
+    "ecn",
+    "adaptive",
+];
+const RIO_KEYS: &[&str] = &[
+    "kind",
+    "limit",
+    "precedences",
+    "in",
+    "out",
+    "green",
+    "yellow",
+    "red",
+    "coupling",
+    "gentle",
+    "queue_unit",
+    "mean_pkt_size",
+];
+const PRECEDENCE_KEYS: &[&str] = &["min_th", "max_th", "max_p", "w_q"];
+
+/// The queue when a link gives none: drop-tail, 50 packets (ns-2's default).
+pub(crate) fn default_queue() -> QueueSpec {
+    QueueSpec::DropTail {
+        limit: DEFAULT_LIMIT,
+    }
+}
+
+/// `queue = { kind = ..., ... }`; `kind` defaults to `"drop-tail"`.
+pub(crate) fn queue(f: Field<'_>) -> Res<QueueSpec> {
+    let t = f.table()?;
+    let kind = match t.get("kind") {
+        Some(k) => k.choice(KINDS)?,
+        None => "drop-tail",
+    };
+    let limit = match t.get("limit") {
+        Some(l) => limit(l)?,
+        None => DEFAULT_LIMIT,
+    };
+    match kind {
+        "drop-tail" => {
+            t.check_keys(DROP_TAIL_KEYS, "a drop-tail queue")?;
+            Ok(QueueSpec::DropTail { limit })
+        }
+        "red" => {
+            t.check_keys(RED_KEYS, "a red queue")?;
+            Ok(QueueSpec::Red {
+                limit,
+                red: red(&t)?,
+            })
+        }
+        _ => {
+            t.check_keys(RIO_KEYS, "a rio queue")?;
+            rio(&t, limit)
+        }
+    }
+}
+
+/// `"300p"` (packets) or a size (`"64KB"`); never zero.
+fn limit(f: Field<'_>) -> Res<Limit> {
+    let f = f.per_instance()?;
+    let text = match &f.v.kind {
+        super::value::Kind::Str(_) => f.clone().string()?,
+        _ => {
+            return Err(f.err(
+                ErrorKind::BadValue,
+                "a limit needs a unit: \"300p\" for packets or a size such as \"64KB\"",
+            ))
+        }
+    };
+    let l = units::parse_limit(&text).map_err(|e| f.err(ErrorKind::BadValue, format!("{e}")))?;
+    if matches!(l, Limit::Packets(0) | Limit::Bytes(0)) {
+        return Err(f.err(
+            ErrorKind::BadValue,
+            "must be > 0 (a queue that holds nothing)",
+        ));
+    }
+    Ok(l)
+}
+
+fn queue_unit(t: &Tbl<'_>) -> Res<QueueUnit> {
+    Ok(match t.get("queue_unit") {
+        Some(f) => match f.choice(&["packets", "bytes"])? {
+            "packets" => QueueUnit::Packets,
+            _ => QueueUnit::Bytes,
+        },
+        None => QueueUnit::Packets,
+    })
+}
+
+fn mean_pkt_size(t: &Tbl<'_>) -> Res<u32> {
+    match t.get("mean_pkt_size") {
+        Some(f) => f.size_u32(1),
+        None => Ok(DEFAULT_MEAN_PKT_SIZE),
+    }
+}
+
+fn opt_bool(t: &Tbl<'_>, key: &str, default: bool) -> Res<bool> {
+    t.get(key).map_or(Ok(default), Field::bool)
+}
+
+/// A threshold in the queue's unit: a number, `"60p"` (packets) or a size (bytes).
+fn threshold(f: Field<'_>, unit: QueueUnit) -> Res<f64> {
+    let f = f.per_instance()?;
+    let x = match (&f.v.kind, unit) {
+        (super::value::Kind::Str(_), QueueUnit::Packets) => {
+            let s = f.clone().string()?;
+            match units::parse_packets_f64(&s) {
+                Ok(Some(x)) => x,
+                Ok(None) => {
+                    return Err(f.err(
+                        ErrorKind::BadValue,
+                        "thresholds are in packets (queue_unit = \"packets\"): write a number or \"60p\"",
+                    ))
+                }
+                Err(e) => return Err(f.err(ErrorKind::BadValue, format!("{e}"))),
+            }
+        }
+        (super::value::Kind::Str(_), QueueUnit::Bytes) => f.clone().size()? as f64,
+        _ => f.clone().number()?,
+    };
+    if x < 0.0 {
+        return Err(f.err(ErrorKind::BadValue, "must be >= 0"));
+    }
+    Ok(x)
+}
+
+/// min_th, max_th, max_p, w_q of one RED (or one RIO precedence), with their rules.
+fn red_core(t: &Tbl<'_>, unit: QueueUnit) -> Res<(f64, f64, f64, f64)> {
+    let min_f = t.req("min_th")?;
+    let min_th = threshold(min_f, unit)?;
+    let max_f = t.req("max_th")?;
+    let max_th = threshold(max_f.clone(), unit)?;
+    // Floyd & Jacobson 1993 §4: p_b = max_p (avg - min_th)/(max_th - min_th) needs
+    // min_th < max_th.
+    if min_th >= max_th {
+        return Err(max_f.err(
+            ErrorKind::Relation,
+            format!(
+                "must be above min_th = {min_th} (RED, Floyd & Jacobson 1993 §4: min_th < max_th)"
+            ),
+        ));
+    }
+    let max_p = t
+        .get("max_p")
+        .map_or(Ok(DEFAULT_MAX_P), Field::prob_open_closed)?;
+    let w_q = t
+        .get("w_q")
+        .map_or(Ok(DEFAULT_W_Q), Field::prob_open_closed)?;
+    Ok((min_th, max_th, max_p, w_q))
+}
+
+fn red(t: &Tbl<'_>) -> Res<RedSpec> {
+    let queue_unit = queue_unit(t)?;
+    let (min_th, max_th, max_p, w_q) = red_core(t, queue_unit)?;
+    Ok(RedSpec {
+        min_th,
+        max_th,
+        max_p,
+        w_q,
+        gentle: opt_bool(t, "gentle", false)?,
+        byte_mode: opt_bool(t, "byte_mode", false)?,
+        queue_unit,
+        mean_pkt_size: mean_pkt_size(t)?,
+        ecn: opt_bool(t, "ecn", false)?,
+        adaptive: opt_bool(t, "adaptive", false)?,
+    })
+}
+
+fn precedence(f: Field<'_>, unit: QueueUnit) -> Res<RioPrecedenceSpec> {
+    let t = f.table()?;
+    t.check_keys(PRECEDENCE_KEYS, "a RIO precedence")?;
+    let (min_th, max_th, max_p, w_q) = red_core(&t, unit)?;
+    Ok(RioPrecedenceSpec {
+        min_th,
+        max_th,
+        max_p,
+        w_q,
+    })
+}
+
+fn rio(t: &Tbl<'_>, limit: Limit) -> Res<QueueSpec> {
+    let queue_unit = queue_unit(t)?;
+    // Named tables: in/out are green/yellow (Clark & Fang In/Out = AF11/AF12).
+    let mut named: [Option<(Field<'_>, &str)>; 3] = [None, None, None];
+    for name in ["in", "out", "green", "yellow", "red"] {
+        let Some(f) = t.get(name) else { continue };
+        let c = Color::parse(name).unwrap_or(Color::Red);
+        if let Some((_, other)) = &named[c.index()] {
+            return Err(f.err(
+                ErrorKind::Relation,
+                format!("`{name}` and `{other}` name the same precedence: give one of them"),
+            ));
+        }
+        named[c.index()] = Some((f, name));
+    }
+    let any_named = named.iter().any(Option::is_some);
+    let precedences = match t.get("precedences") {
+        Some(f) if any_named => {
+            return Err(f.err(
+                ErrorKind::Relation,
+                "give either `precedences` or named tables (in/out, green/yellow/red), not both",
+            ))
+        }
+        Some(f) => {
+            let items = f.clone().list()?;
+            if !(2..=3).contains(&items.len()) {
+                return Err(f.err(
+                    ErrorKind::BadValue,
+                    "must list 2 (In, Out) or 3 (green, yellow, red) precedences, most preferred first",
+                ));
+            }
+            items
+                .into_iter()
+                .map(|p| precedence(p, queue_unit))
+                .collect::<Res<Vec<_>>>()?
+        }
+        None if !any_named => {
+            return Err(t.err(
+                ErrorKind::BadValue,
+                "missing key `precedences` (or named tables `in`/`out` or `green`/`yellow`/`red`)",
+            ))
+        }
+        None => {
+            let [g, y, r] = named;
+            let Some((g, _)) = g else {
+                return Err(t.err(
+                    ErrorKind::BadValue,
+                    "missing the In precedence (`in` or `green`)",
+                ));
+            };
+            let Some((y, _)) = y else {
+                return Err(t.err(
+                    ErrorKind::BadValue,
+                    "missing the Out precedence (`out` or `yellow`)",
+                ));
+            };
+            let mut v = vec![precedence(g, queue_unit)?, precedence(y, queue_unit)?];
+            if let Some((r, _)) = r {
+                v.push(precedence(r, queue_unit)?);
+            }
+            v
+        }
+    };
+    let coupling = match t.get("coupling") {
+        Some(f) => match f.choice(&["coupled", "decoupled"])? {
+            "coupled" => RioCoupling::Coupled,
+            _ => RioCoupling::Decoupled,
+        },
+        None => RioCoupling::Coupled,
+    };
+    Ok(QueueSpec::Rio {
+        limit,
+        precedences,
+        coupling,
+        gentle: opt_bool(t, "gentle", false)?,
+        queue_unit,
+        mean_pkt_size: mean_pkt_size(t)?,
+    })
+}
+
+/// `loss = { packet = p }` or `{ byte = b }`; a probability of zero means no loss (so a
+/// duplex link can switch loss off in one direction with `reverse_loss = { packet = 0 }`).
+pub(crate) fn loss(f: Field<'_>) -> Res<Option<LossSpec>> {
+    let t = f.clone().table()?;
+    t.check_keys(&["packet", "byte"], "a loss table")?;
+    let (key, make): (&str, fn(f64) -> LossSpec) = match (t.get("packet"), t.get("byte")) {
+        (Some(_), Some(_)) => {
+            return Err(f.err(
+                ErrorKind::Relation,
+                "give either `packet` or `byte` loss, not both",
+            ))
+        }
+        (Some(_), None) => ("packet", |p| LossSpec::Packet { p }),
+        (None, Some(_)) => ("byte", |b| LossSpec::Byte { b }),
+        (None, None) => return Err(f.err(ErrorKind::BadValue, "missing key `packet` or `byte`")),
+    };
+    let pf = t.req(key)?;
+    let p = pf.clone().number()?;
+    // RFC 4828 App. B: a loss probability per packet (B.1) or per byte (B.2).
+    if !(0.0..=1.0).contains(&p) {
+        return Err(pf.err(ErrorKind::BadValue, "must be a probability in [0, 1]"));
+    }
+    Ok(if p == 0.0 { None } else { Some(make(p)) })
+}

@@ -1,0 +1,532 @@
+//! Typed, located access to the spanned TOML tree: every accessor either returns a value
+//! of the expected type and range or a [`ScenarioError`] naming file, line, column, key
+//! path, the value found and what is allowed.
+//!
+//! Counted tables (`count = n`) are read once per instance `i = 1..=n`; in an instance,
+//! * every string has `{i}` replaced by `i`;
+//! * a value that is not itself a list may be given as a list of `n` values (element
+//!   `i - 1` is taken);
+//! * a quantity (duration, rate, size) may be given as `{ from = .., to = .. }`, spread
+//!   linearly: `from + (to - from)(i - 1)/(n - 1)`, rounded to the nearest base unit
+//!   (1 ns, 1 bit/s, 1 B), halves up; `from` when `n = 1`.
+
+use core::ops::Range;
+
+use qoslab_algo::{Duration, Rate};
+
+use super::error::{line_col, ErrorKind, Inner, ScenarioError};
+use super::units::{self, UnitError};
+use super::value::{Key, Kind, Val};
+
+/// Largest `count` accepted (keeps a typo like `count = 2000000000` from exhausting memory).
+pub(crate) const MAX_COUNT: u32 = 100_000;
+
+/// The instance of a counted table being read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Inst {
+    pub i: u32,
+    pub count: u32,
+}
+
+/// The file being read.
+pub(crate) struct Cx<'s> {
+    pub file: &'s str,
+    pub src: &'s str,
+}
+
+pub(crate) type Res<T> = Result<T, ScenarioError>;
+
+pub(crate) fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+impl<'s> Cx<'s> {
+    pub fn error(
+        &self,
+        kind: ErrorKind,
+        span: &Range<usize>,
+        path: &str,
+        value: Option<String>,
+        inst: Option<Inst>,
+        message: impl Into<String>,
+    ) -> ScenarioError {
+        ScenarioError::new(Inner {
+            kind,
+            file: self.file.to_string(),
+            pos: Some(line_col(self.src, span.start)),
+            path: path.to_string(),
+            value,
+            instance: inst.map(|x| x.i),
+            message: message.into(),
+        })
+    }
+
+    /// The value as written (strings after `{i}` substitution), cut to a readable length.
+    fn render(&self, v: &Val, inst: Option<Inst>) -> String {
+        if let (Kind::Str(s), Some(inst)) = (&v.kind, inst) {
+            return format!("{:?}", s.replace("{i}", &inst.i.to_string()));
+        }
+        let text = self
+            .src
+            .get(v.span.clone())
+            .filter(|t| !t.is_empty())
+            .map(str::to_string);
+        let text = text.unwrap_or_else(|| match &v.kind {
+            Kind::Str(s) => format!("{s:?}"),
+            Kind::Int(n) => n.to_string(),
+            Kind::Float(x) => x.to_string(),
+            Kind::Bool(b) => b.to_string(),
+            Kind::Datetime => "<date>".into(),
+            Kind::Array(_) => "[...]".into(),
+            Kind::Table(_) => "{...}".into(),
+        });
+        let one_line = text.lines().next().unwrap_or("");
+        if one_line.chars().count() > 48 || one_line.len() < text.trim_end().len() {
+            let cut: String = one_line.chars().take(45).collect();
+            format!("{cut}...")
+        } else {
+            one_line.to_string()
+        }
+    }
+}
+
+/// One value of the tree, with its key path and the instance it is read for.
+#[derive(Clone)]
+pub(crate) struct Field<'a> {
+    pub cx: &'a Cx<'a>,
+    pub v: &'a Val,
+    pub path: String,
+    pub inst: Option<Inst>,
+    /// Already resolved to this instance's value (a list inside is a value, not one per
+    /// instance), or read outside instances on purpose.
+    pub picked: bool,
+}
+
+/// One table of the tree; keys missing in it are looked up in `fallback` (a
+/// `[defaults.*]` table) if any.
+#[derive(Clone)]
+pub(crate) struct Tbl<'a> {
+    pub cx: &'a Cx<'a>,
+    pub entries: &'a [(Key, Val)],
+    pub span: Range<usize>,
+    pub path: String,
+    pub inst: Option<Inst>,
+    pub fallback: Option<(&'a [(Key, Val)], String)>,
+}
+
+impl<'a> Field<'a> {
+    /// An error about this value, showing it.
+    pub fn err(&self, kind: ErrorKind, msg: impl Into<String>) -> ScenarioError {
+        let shown = self.cx.render(self.v, self.inst);
+        self.cx
+            .error(kind, &self.v.span, &self.path, Some(shown), self.inst, msg)
+    }
+
+    fn wrong_type(&self, expected: &str) -> ScenarioError {
+        let mut msg = format!("expected {expected}, found {}", self.v.kind.type_name());
+        if matches!(self.v.kind, Kind::Array(_)) && self.inst.is_none() && !self.picked {
+            msg.push_str(" (a list of per-instance values needs `count` in the table)");
+        }
+        self.err(ErrorKind::BadValue, msg)
+    }
+
+    /// In a counted table, a list stands for one value per instance: take this instance's.
+    pub fn per_instance(self) -> Res<Field<'a>> {
+        if self.picked {
+            return Ok(self);
+        }
+        match (&self.v.kind, self.inst) {
+            (Kind::Array(items), Some(inst)) => {
+                if items.len() != inst.count as usize {
+                    return Err(self.err(
+                        ErrorKind::Relation,
+                        format!(
+                            "has {} values but count = {}: give one value, or exactly one per instance",
+                            items.len(),
+                            inst.count
+                        ),
+                    ));
+                }
+                let k = inst.i as usize - 1;
+                Ok(Field {
+                    v: &items[k],
+                    path: format!("{}[{k}]", self.path),
+                    picked: true,
+                    ..self
+                })
+            }
+            (_, Some(_)) => Ok(Field {
+                picked: true,
+                ..self
+            }),
+            (_, None) => Ok(self),
+        }
+    }
+
+    fn substitute(&self, s: &str) -> Res<String> {
+        if !s.contains("{i}") {
+            return Ok(s.to_string());
+        }
+        match self.inst {
+            Some(inst) => Ok(s.replace("{i}", &inst.i.to_string())),
+            None => Err(self.err(
+                ErrorKind::Relation,
+                "`{i}` is only defined in a table with `count`",
+            )),
+        }
+    }
+
+    pub fn string(self) -> Res<String> {
+        let f = self.per_instance()?;
+        match &f.v.kind {
+            Kind::Str(s) => f.substitute(s),
+            _ => Err(f.wrong_type("a string")),
+        }
+    }
+
+    /// A string that must be one of `choices`.
+    pub fn choice(self, choices: &[&'static str]) -> Res<&'static str> {
+        let f = self.per_instance()?;
+        let s = f.clone().string()?;
+        match choices.iter().find(|c| **c == s) {
+            Some(c) => Ok(c),
+            None => Err(f.err(
+                ErrorKind::BadValue,
+                format!("must be one of {}", quoted_list(choices)),
+            )),
+        }
+    }
+
+    pub fn bool(self) -> Res<bool> {
+        let f = self.per_instance()?;
+        match f.v.kind {
+            Kind::Bool(b) => Ok(b),
+            _ => Err(f.wrong_type("true or false")),
+        }
+    }
+
+    /// A non-negative integer no larger than `max`.
+    pub fn uint(self, max: u64) -> Res<u64> {
+        let f = self.per_instance()?;
+        match f.v.kind {
+            Kind::Int(n) if n >= 0 && n as u64 <= max => Ok(n as u64),
+            Kind::Int(_) => Err(f.err(
+                ErrorKind::BadValue,
+                format!("must be an integer in [0, {max}]"),
+            )),
+            _ => Err(f.wrong_type("an integer")),
+        }
+    }
+
+    /// A finite number (integer or float).
+    pub fn number(self) -> Res<f64> {
+        let f = self.per_instance()?;
+        match f.v.kind {
+            Kind::Int(n) => Ok(n as f64),
+            Kind::Float(x) if x.is_finite() => Ok(x),
+            Kind::Float(_) => Err(f.err(ErrorKind::BadValue, "must be a finite number")),
+            _ => Err(f.wrong_type("a number")),
+        }
+    }
+
+    /// A number in the half-open interval (0, 1] (a probability that must not be zero).
+    pub fn prob_open_closed(self) -> Res<f64> {
+        let f = self.clone().per_instance()?;
+        let x = f.clone().number()?;
+        if x > 0.0 && x <= 1.0 {
+            Ok(x)
+        } else {
+            Err(f.err(ErrorKind::BadValue, "must be in (0, 1]"))
+        }
+    }
+
+    /// A quantity read by `parse` (which returns the value in its base unit).
+    fn quantity(
+        self,
+        what: &str,
+        example: &str,
+        parse: fn(&str) -> Result<u64, UnitError>,
+    ) -> Res<u64> {
+        if let (Kind::Table(entries), Some(inst)) = (&self.v.kind, self.inst) {
+            return self.spread(entries, inst, what, example, parse);
+        }
+        let f = self.per_instance()?;
+        match &f.v.kind {
+            Kind::Str(s) => {
+                let s = f.substitute(s)?;
+                parse(&s).map_err(|e| {
+                    let msg = match e {
+                        UnitError::Negative | UnitError::NotWhole { .. } | UnitError::TooLarge => {
+                            e.to_string()
+                        }
+                        _ => format!("{e}; write {what} such as \"{example}\""),
+                    };
+                    f.err(ErrorKind::BadValue, msg)
+                })
+            }
+            Kind::Int(_) | Kind::Float(_) => Err(f.err(
+                ErrorKind::BadValue,
+                format!("{what} needs a unit, written as a string, e.g. \"{example}\""),
+            )),
+            Kind::Table(_) => Err(f.err(
+                ErrorKind::BadValue,
+                "a { from, to } range is only allowed in a table with `count`",
+            )),
+            _ => Err(f.wrong_type(&format!("{what} as a string, e.g. \"{example}\""))),
+        }
+    }
+
+    fn spread(
+        &self,
+        entries: &'a [(Key, Val)],
+        inst: Inst,
+        what: &str,
+        example: &str,
+        parse: fn(&str) -> Result<u64, UnitError>,
+    ) -> Res<u64> {
+        let t = Tbl {
+            cx: self.cx,
+            entries,
+            span: self.v.span.clone(),
+            path: self.path.clone(),
+            inst: None,
+            fallback: None,
+        };
+        t.check_keys(&["from", "to"], "a { from, to } range")?;
+        let from = t.req("from")?.quantity(what, example, parse)?;
+        let to = t.req("to")?.quantity(what, example, parse)?;
+        if inst.count <= 1 {
+            return Ok(from);
+        }
+        // from + (to - from)(i - 1)/(n - 1), rounded to nearest, halves up:
+        // floor((2·num + den) / (2·den)) with num = (to - from)(i - 1), den = n - 1.
+        let num = (i128::from(to) - i128::from(from)) * i128::from(inst.i - 1);
+        let den = i128::from(inst.count - 1);
+        let step = (2 * num + den).div_euclid(2 * den);
+        Ok((i128::from(from) + step) as u64)
+    }
+
+    pub fn duration(self) -> Res<Duration> {
+        self.quantity("a duration", "5ms", |s| {
+            units::parse_duration(s).map(|d| d.as_nanos())
+        })
+        .map(Duration)
+    }
+
+    pub fn rate(self) -> Res<Rate> {
+        self.quantity("a rate", "100Mbps", |s| {
+            units::parse_rate(s).map(|r| r.bps())
+        })
+        .map(Rate)
+    }
+
+    pub fn size(self) -> Res<u64> {
+        self.quantity("a size", "500B", units::parse_size)
+    }
+
+    /// A size that must fit in u32 and be at least `min` bytes.
+    pub fn size_u32(self, min: u64) -> Res<u32> {
+        let f = self.clone();
+        let b = self.size()?;
+        if b < min {
+            return Err(f.err(ErrorKind::BadValue, format!("must be at least {min} B")));
+        }
+        u32::try_from(b).map_err(|_| f.err(ErrorKind::BadValue, "must be below 4 GiB"))
+    }
+
+    pub fn table(self) -> Res<Tbl<'a>> {
+        let f = self.per_instance()?;
+        match &f.v.kind {
+            Kind::Table(entries) => Ok(Tbl {
+                cx: f.cx,
+                entries,
+                span: f.v.span.clone(),
+                path: f.path.clone(),
+                inst: f.inst,
+                fallback: None,
+            }),
+            _ => Err(f.wrong_type("a table")),
+        }
+    }
+
+    /// A list (not per-instance: the key itself is a list).
+    pub fn list(self) -> Res<Vec<Field<'a>>> {
+        match &self.v.kind {
+            Kind::Array(items) => Ok(items
+                .iter()
+                .enumerate()
+                .map(|(k, v)| Field {
+                    cx: self.cx,
+                    v,
+                    path: format!("{}[{k}]", self.path),
+                    inst: self.inst,
+                    picked: false,
+                })
+                .collect()),
+            _ => Err(self.wrong_type("a list")),
+        }
+    }
+
+    /// The same value read outside any instance (for keys that select the table's shape).
+    pub fn with_no_inst(self) -> Field<'a> {
+        Field {
+            inst: None,
+            picked: true,
+            ..self
+        }
+    }
+
+    pub fn is_table(&self) -> bool {
+        matches!(self.v.kind, Kind::Table(_))
+    }
+}
+
+impl<'a> Tbl<'a> {
+    /// Refuses any key of this table (not of its fallback) outside `allowed`.
+    pub fn check_keys(&self, allowed: &[&str], what: &str) -> Res<()> {
+        for (k, _) in self.entries {
+            if !allowed.contains(&k.name.as_str()) {
+                let mut msg = format!("unknown key in {what}");
+                if let Some(s) = suggest(&k.name, allowed) {
+                    msg.push_str(&format!(" (did you mean `{s}`?)"));
+                }
+                msg.push_str(&format!("; allowed: {}", allowed.join(", ")));
+                return Err(self.cx.error(
+                    ErrorKind::UnknownKey,
+                    &k.span,
+                    &join(&self.path, &k.name),
+                    None,
+                    self.inst,
+                    msg,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn get(&self, key: &str) -> Option<Field<'a>> {
+        if let Some((_, v)) = self.entries.iter().find(|(k, _)| k.name == key) {
+            return Some(Field {
+                cx: self.cx,
+                v,
+                path: join(&self.path, key),
+                inst: self.inst,
+                picked: false,
+            });
+        }
+        let (entries, path) = self.fallback.as_ref()?;
+        let (_, v) = entries.iter().find(|(k, _)| k.name == key)?;
+        Some(Field {
+            cx: self.cx,
+            v,
+            path: join(path, key),
+            inst: self.inst,
+            picked: false,
+        })
+    }
+
+    /// A key that must be present.
+    pub fn req(&self, key: &str) -> Res<Field<'a>> {
+        self.get(key)
+            .ok_or_else(|| self.err(ErrorKind::BadValue, format!("missing key `{key}`")))
+    }
+
+    /// An error about the table as a whole (reported at its header).
+    pub fn err(&self, kind: ErrorKind, msg: impl Into<String>) -> ScenarioError {
+        self.cx
+            .error(kind, &self.span, &self.path, None, self.inst, msg)
+    }
+
+    pub fn with_inst(&self, inst: Option<Inst>) -> Tbl<'a> {
+        Tbl {
+            inst,
+            ..self.clone()
+        }
+    }
+
+    pub fn with_fallback(self, fallback: Option<(&'a [(Key, Val)], String)>) -> Tbl<'a> {
+        Tbl { fallback, ..self }
+    }
+
+    /// `count` of a counted table (read once, not per instance).
+    pub fn count(&self) -> Res<Option<u32>> {
+        let Some(f) = self.with_inst(None).get("count") else {
+            return Ok(None);
+        };
+        match f.v.kind {
+            Kind::Int(n) if (1..=i64::from(MAX_COUNT)).contains(&n) => Ok(Some(n as u32)),
+            Kind::Int(_) => Err(f.err(
+                ErrorKind::BadValue,
+                format!("must be an integer in [1, {MAX_COUNT}]"),
+            )),
+            _ => Err(f.wrong_type("an integer")),
+        }
+    }
+}
+
+/// The instances of a table with `count` (or the single un-numbered one).
+pub(crate) fn instances(count: Option<u32>) -> Vec<Option<Inst>> {
+    match count {
+        None => vec![None],
+        Some(n) => (1..=n).map(|i| Some(Inst { i, count: n })).collect(),
+    }
+}
+
+pub(crate) fn quoted_list(choices: &[&str]) -> String {
+    choices
+        .iter()
+        .map(|c| format!("\"{c}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The largest edit distance at which `word` is taken for a typo of another word:
+/// one edit per three characters, at least one.
+pub(crate) fn close_enough(word: &str) -> usize {
+    (word.chars().count() / 3).max(1)
+}
+
+/// The allowed key closest to `key` (see [`close_enough`]), for "did you mean".
+fn suggest<'k>(key: &str, allowed: &[&'k str]) -> Option<&'k str> {
+    allowed
+        .iter()
+        .map(|a| (edit_distance(key, a), *a))
+        .filter(|(d, _)| *d <= close_enough(key))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, a)| a)
+}
+
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_and_suggestions() {
+        assert_eq!(edit_distance("min_th", "min_th"), 0);
+        assert_eq!(edit_distance("minth", "min_th"), 1);
+        assert_eq!(edit_distance("mxa_p", "max_p"), 2);
+        assert_eq!(edit_distance("", "ab"), 2);
+        assert_eq!(suggest("minth", &["min_th", "max_th"]), Some("min_th"));
+        assert_eq!(suggest("colour", &["min_th", "max_th"]), None);
+        // "rate" is not a typo of "name" (two edits in four letters)
+        assert_eq!(suggest("rate", &["name"]), None);
+    }
+}

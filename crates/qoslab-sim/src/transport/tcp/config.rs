@@ -1,0 +1,259 @@
+//! TCP settings, validated once ([`TcpParams`] -> [`TcpConfig`]).
+//!
+//! Defaults follow ns-2.35's one-way `Agent/TCP` where the seeds depend on ns-2 behaviour
+//! and the RFCs otherwise; every default names its source below.
+
+use qoslab_algo::{ConfigError, Duration};
+
+/// Loss-recovery variant, named after ns-2's one-way agents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// RFC 5681 §3.2 fast retransmit / fast recovery, with ns-2's `bugFix_` guard (no second
+    /// fast retransmit until the ACK passes `recover`): several losses in one window
+    /// usually end in a retransmission timeout (ns-2 `Agent/TCP/Reno`).
+    Reno,
+    /// RFC 6582 NewReno, "careful" variant, impatient timer (ns-2 `Agent/TCP/Newreno`).
+    NewReno,
+    /// RFC 2018 SACK blocks + RFC 6675 conservative loss recovery (in the role of ns-2
+    /// `Agent/TCP/Sack1`, but following RFC 6675 rather than ns-2's older pipe algorithm).
+    Sack,
+}
+
+/// Unvalidated TCP settings. Build one (e.g. from `Default`), then [`TcpConfig::new`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TcpParams {
+    pub variant: Variant,
+    /// Sender maximum segment size (payload bytes). Default 1460 (the RFC 2963 seed's MSS).
+    pub mss: u32,
+    /// TCP/IP header bytes added to each data segment on the wire. Default 40 (ns-2
+    /// `tcpip_base_hdr_size_`).
+    pub header: u32,
+    /// Wire size of an ACK (SACK options are not added to it, as in ns-2's 40-byte
+    /// `TCPSink` packets). Default 40.
+    pub ack_size: u32,
+    /// Receiver window in bytes; caps the sender's outstanding data. Default 65 535
+    /// (the RFC 2963 seed's "maximum window size of 64 KBytes" without window scaling).
+    pub rwnd: u64,
+    /// Initial window in segments. Default 2: ns-2.35 `windowInit_ 2` (changed from 1 in
+    /// 2001) and within RFC 5681 §3.1's IW limit for any MSS > 1095.
+    pub init_cwnd: u32,
+    /// RFC 3042 limited transmit. Default true (ns-2.35 `singledup_ 1`; RFC 5681 SHOULD).
+    pub limited_transmit: bool,
+    /// Lower bound of the RTO. Default 200 ms (ns-2.35 `minrto_`, RFC 4828 seed's setting;
+    /// RFC 6298 (2.4) recommends 1 s).
+    pub min_rto: Duration,
+    /// Upper bound of the RTO, backoff included. Default 60 s (RFC 6298 (2.5), ns-2.35).
+    pub max_rto: Duration,
+    /// RTO before the first RTT sample. Default 1 s (RFC 6298 (2.1); ns-2.35 uses 3 s).
+    pub initial_rto: Duration,
+    /// Clock granularity G; zero = exact. Default 10 ms (ns-2.35 `tcpTick_ 0.01`).
+    /// See [`super::rtt`] for exactly what G does.
+    pub clock_granularity: Duration,
+    /// Delayed-ACK timeout (ACK every 2nd segment or when this expires); `None` = ACK
+    /// every segment (ns-2 `TCPSink`, the default). ns-2's `DelAck` sink uses 100 ms.
+    pub delayed_ack: Option<Duration>,
+    /// Duplicate ACKs that trigger fast retransmit (DupThresh). Default 3 (RFC 5681).
+    pub dupack_threshold: u32,
+}
+
+impl Default for TcpParams {
+    fn default() -> Self {
+        TcpParams {
+            variant: Variant::NewReno,
+            mss: 1460,
+            header: 40,
+            ack_size: 40,
+            rwnd: 65_535,
+            init_cwnd: 2,
+            limited_transmit: true,
+            min_rto: Duration::from_millis(200),
+            max_rto: Duration::from_secs(60),
+            initial_rto: Duration::from_secs(1),
+            clock_granularity: Duration::from_millis(10),
+            delayed_ack: None,
+            dupack_threshold: 3,
+        }
+    }
+}
+
+/// Most segments a receiver window may span (sizes the SACK scoreboard and the receiver's
+/// out-of-order store, which are preallocated).
+pub const MAX_WINDOW_SEGMENTS: u64 = 1 << 20;
+
+/// Validated TCP settings; [`TcpSender`](super::TcpSender) and
+/// [`TcpReceiver`](super::TcpReceiver) cannot fail once given one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TcpConfig {
+    p: TcpParams,
+}
+
+impl TcpConfig {
+    /// Checks every rule; returns the first broken one.
+    pub fn new(p: TcpParams) -> Result<TcpConfig, ConfigError> {
+        // RFC 9293 §3.7.1: the MSS option is 16 bits; zero would never move data.
+        if p.mss == 0 || p.mss > 65_535 {
+            return Err(ConfigError::out_of_range(
+                "mss",
+                p.mss,
+                "1..=65535 bytes (RFC 9293 §3.7.1)",
+            ));
+        }
+        if p.ack_size == 0 {
+            return Err(ConfigError::out_of_range(
+                "ack_size",
+                p.ack_size,
+                ">= 1 byte",
+            ));
+        }
+        if p.rwnd < p.mss as u64 {
+            return Err(ConfigError::relation(
+                "rwnd >= mss",
+                "RFC 9293 §3.8.6: a window smaller than one segment stalls the sender",
+                format!("rwnd {} < mss {}", p.rwnd, p.mss),
+            ));
+        }
+        if p.rwnd.div_ceil(p.mss as u64) > MAX_WINDOW_SEGMENTS {
+            return Err(ConfigError::relation(
+                "rwnd / mss <= 2^20 segments",
+                "qoslab: scoreboard and reassembly store are preallocated per window",
+                format!("rwnd {} / mss {} segments", p.rwnd, p.mss),
+            ));
+        }
+        if p.init_cwnd == 0 || p.init_cwnd as u64 > MAX_WINDOW_SEGMENTS {
+            return Err(ConfigError::out_of_range(
+                "init_cwnd",
+                p.init_cwnd,
+                "1..=2^20 segments",
+            ));
+        }
+        if p.min_rto == Duration::ZERO {
+            return Err(ConfigError::out_of_range(
+                "min_rto",
+                p.min_rto,
+                "> 0 (RFC 6298 (2.4): the RTO has a lower bound)",
+            ));
+        }
+        if !(p.min_rto <= p.initial_rto && p.initial_rto <= p.max_rto) {
+            return Err(ConfigError::relation(
+                "min_rto <= initial_rto <= max_rto",
+                "RFC 6298 (2.1), (2.4), (2.5)",
+                format!("{} / {} / {}", p.min_rto, p.initial_rto, p.max_rto),
+            ));
+        }
+        if let Some(d) = p.delayed_ack {
+            if d == Duration::ZERO || d > Duration::from_millis(500) {
+                return Err(ConfigError::out_of_range(
+                    "delayed_ack",
+                    d,
+                    "0 < timeout <= 500 ms (RFC 5681 §4.2: an ACK MUST be sent within 500 ms)",
+                ));
+            }
+        }
+        if p.dupack_threshold == 0 {
+            return Err(ConfigError::out_of_range(
+                "dupack_threshold",
+                p.dupack_threshold,
+                ">= 1 (RFC 5681 §3.2 uses 3)",
+            ));
+        }
+        Ok(TcpConfig { p })
+    }
+
+    pub fn params(&self) -> &TcpParams {
+        &self.p
+    }
+    pub fn variant(&self) -> Variant {
+        self.p.variant
+    }
+    /// Wire size of a data segment carrying `len` payload bytes.
+    pub fn segment_wire_size(&self, len: u32) -> u32 {
+        len + self.p.header
+    }
+    /// Wire size of an ACK.
+    pub fn ack_wire_size(&self) -> u32 {
+        self.p.ack_size
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(f: impl FnOnce(&mut TcpParams)) -> ConfigError {
+        let mut p = TcpParams::default();
+        f(&mut p);
+        TcpConfig::new(p).unwrap_err()
+    }
+
+    #[test]
+    fn default_is_valid() {
+        assert!(TcpConfig::new(TcpParams::default()).is_ok());
+    }
+
+    #[test]
+    fn each_rule_has_its_error() {
+        assert!(matches!(
+            err(|p| p.mss = 0),
+            ConfigError::OutOfRange { param: "mss", .. }
+        ));
+        assert!(matches!(
+            err(|p| p.ack_size = 0),
+            ConfigError::OutOfRange {
+                param: "ack_size",
+                ..
+            }
+        ));
+        assert!(matches!(
+            err(|p| p.rwnd = 100),
+            ConfigError::Relation {
+                rule: "rwnd >= mss",
+                ..
+            }
+        ));
+        assert!(matches!(
+            err(|p| {
+                p.mss = 1;
+                p.rwnd = 1 << 30
+            }),
+            ConfigError::Relation {
+                rule: "rwnd / mss <= 2^20 segments",
+                ..
+            }
+        ));
+        assert!(matches!(
+            err(|p| p.init_cwnd = 0),
+            ConfigError::OutOfRange {
+                param: "init_cwnd",
+                ..
+            }
+        ));
+        assert!(matches!(
+            err(|p| p.min_rto = Duration::ZERO),
+            ConfigError::OutOfRange {
+                param: "min_rto",
+                ..
+            }
+        ));
+        assert!(matches!(
+            err(|p| p.initial_rto = Duration::from_secs(100)),
+            ConfigError::Relation {
+                rule: "min_rto <= initial_rto <= max_rto",
+                ..
+            }
+        ));
+        assert!(matches!(
+            err(|p| p.delayed_ack = Some(Duration::from_millis(501))),
+            ConfigError::OutOfRange {
+                param: "delayed_ack",
+                ..
+            }
+        ));
+        assert!(matches!(
+            err(|p| p.dupack_threshold = 0),
+            ConfigError::OutOfRange {
+                param: "dupack_threshold",
+                ..
+            }
+        ));
+    }
+}

@@ -1,0 +1,222 @@
+//! RFC 6298 retransmission timer: SRTT/RTTVAR, RTO bounds, exponential backoff, Karn.
+//!
+//! Choices the RFC leaves open, and what is done here:
+//! - **Arithmetic**: integer nanoseconds. (2.3) is evaluated as
+//!   `RTTVAR = (3·RTTVAR + |SRTT − R'|) / 4` then `SRTT = (7·SRTT + R') / 8`, each division
+//!   truncating (≤ 1 ns error per sample). RTTVAR is updated first, with the old SRTT, as
+//!   (2.3) requires.
+//! - **Clock granularity G** (`clock_granularity`), when G > 0, acts in three places, like the
+//!   tick-based timers of BSD and ns-2 (`tcpTick_`):
+//!   1. each RTT sample is quantised to whole ticks, rounded to the nearest tick and at
+//!      least one tick (`max(1, round(R/G))·G`, the rounding of ns-2's `rtt_update` with
+//!      timestamps; ns-2 without timestamps instead counts the tick boundaries crossed from
+//!      a random clock phase, which we do not model so that runs stay deterministic);
+//!   2. the G term of (2.2)/(2.3): `RTO = SRTT + max(G, K·RTTVAR)`, K = 4;
+//!   3. that RTO is rounded **up** to a whole number of ticks.
+//!
+//!   Then `min_rto` (2.4) and `max_rto` (2.5) are applied. With G = 500 ms (old BSD) every
+//!   RTT below 750 ms is measured as 500 ms, so the first sample gives
+//!   `RTO = 500 + max(500, 4·250) = 1500 ms`; with G = 50 ms a 120 ms RTT is measured as
+//!   100 ms and gives `RTO = 100 + max(50, 200) = 300 ms`. The timer itself is then exact
+//!   (it expires `RTO` after it is armed, not at the next tick of a free-running clock, so
+//!   BSD's "up to one tick early" jitter is not reproduced). G = 0 disables all three.
+//! - **Backoff** (5.5): the RTO doubles on every expiry, up to `max_rto`; the backed-off value
+//!   is kept until the next valid RTT sample (Karn's algorithm), which resets the backoff.
+//! - **Karn's rule** (RFC 6298 §3) is applied by the sender: it never feeds a sample taken
+//!   from a retransmitted segment.
+
+use qoslab_algo::Duration;
+
+/// SRTT/RTTVAR estimator and RTO computation (RFC 6298 §2 and §5).
+#[derive(Clone, Debug)]
+pub struct RttEstimator {
+    srtt: Option<Duration>,
+    rttvar: Duration,
+    /// RTO before backoff (after G rounding and min/max clamping).
+    base_rto: Duration,
+    /// Number of doublings in force (5.5).
+    backoff: u32,
+    g: Duration,
+    min_rto: Duration,
+    max_rto: Duration,
+}
+
+/// RFC 6298 (2.2): K = 4.
+const K: u64 = 4;
+
+impl RttEstimator {
+    pub fn new(initial_rto: Duration, min_rto: Duration, max_rto: Duration, g: Duration) -> Self {
+        RttEstimator {
+            srtt: None,
+            rttvar: Duration::ZERO,
+            // (2.1) Until a RTT measurement has been made ... RTO <- initial value.
+            base_rto: initial_rto,
+            backoff: 0,
+            g,
+            min_rto,
+            max_rto,
+        }
+    }
+
+    /// Feeds one RTT measurement `r` (already known to be Karn-valid) and collapses any
+    /// backoff.
+    pub fn sample(&mut self, r: Duration) {
+        let r = self.quantise(r);
+        match self.srtt {
+            None => {
+                // (2.2) SRTT <- R, RTTVAR <- R/2
+                self.srtt = Some(r);
+                self.rttvar = Duration(r.0 / 2);
+            }
+            Some(srtt) => {
+                // (2.3) RTTVAR <- (1 - beta) * RTTVAR + beta * |SRTT - R'|, beta = 1/4
+                let diff = srtt.0.abs_diff(r.0);
+                self.rttvar = Duration((3 * self.rttvar.0 + diff) / 4);
+                //       SRTT <- (1 - alpha) * SRTT + alpha * R', alpha = 1/8
+                self.srtt = Some(Duration((7 * srtt.0 + r.0) / 8));
+            }
+        }
+        let srtt = self.srtt.unwrap_or(r);
+        // (2.2)/(2.3) RTO <- SRTT + max (G, K*RTTVAR)
+        let mut rto = srtt + Duration(self.g.0.max(self.rttvar.0.saturating_mul(K)));
+        if self.g.0 > 0 {
+            // Timer ticks: round up to a whole number of ticks.
+            rto = Duration(rto.0.div_ceil(self.g.0).saturating_mul(self.g.0));
+        }
+        // (2.4) RTO below the minimum is rounded up; (2.5) a maximum may be placed on it.
+        self.base_rto = rto.max(self.min_rto).min(self.max_rto);
+        // Karn: a valid sample ends the backoff.
+        self.backoff = 0;
+    }
+
+    /// (5.5) The host MUST set RTO <- RTO * 2 ("back off the timer"), bounded by max_rto.
+    pub fn back_off(&mut self) {
+        if self.rto() < self.max_rto {
+            self.backoff += 1;
+        }
+    }
+
+    /// The RTO in force: base RTO times 2^backoff, at most `max_rto`.
+    pub fn rto(&self) -> Duration {
+        let shift = self.backoff.min(62);
+        Duration(self.base_rto.0.saturating_mul(1u64 << shift)).min(self.max_rto)
+    }
+
+    pub fn srtt(&self) -> Option<Duration> {
+        self.srtt
+    }
+    pub fn rttvar(&self) -> Duration {
+        self.rttvar
+    }
+    /// Number of doublings currently applied.
+    pub fn backoff_count(&self) -> u32 {
+        self.backoff
+    }
+
+    fn quantise(&self, r: Duration) -> Duration {
+        if self.g.0 == 0 {
+            return r;
+        }
+        let ticks = ((r.0 + self.g.0 / 2) / self.g.0).max(1);
+        Duration(ticks * self.g.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(x: u64) -> Duration {
+        Duration::from_millis(x)
+    }
+    fn us(x: u64) -> Duration {
+        Duration::from_micros(x)
+    }
+
+    #[test]
+    fn exact_clock_rfc6298_numbers() {
+        let mut e = RttEstimator::new(ms(1000), ms(200), ms(60_000), Duration::ZERO);
+        assert_eq!(e.rto(), ms(1000)); // (2.1)
+                                       // R = 100 ms: SRTT = 100, RTTVAR = 50, RTO = 100 + max(0, 4*50) = 300 ms.
+        e.sample(ms(100));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(ms(100)), ms(50), ms(300))
+        );
+        // R' = 200 ms: RTTVAR = 3/4*50 + 1/4*|100-200| = 62.5; SRTT = 7/8*100 + 1/8*200 = 112.5;
+        // RTO = 112.5 + 4*62.5 = 362.5 ms.
+        e.sample(ms(200));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(us(112_500)), us(62_500), us(362_500))
+        );
+        // R' = 112.5 ms: RTTVAR = 3/4*62.5 + 0 = 46.875; SRTT unchanged; RTO = 112.5 + 187.5 = 300.
+        e.sample(us(112_500));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(us(112_500)), us(46_875), ms(300))
+        );
+    }
+
+    #[test]
+    fn min_and_max_rto_clamp() {
+        let mut e = RttEstimator::new(ms(1000), ms(200), ms(2000), Duration::ZERO);
+        // R = 10 ms: 10 + 4*5 = 30 ms < 200 ms minimum -> 200 ms (2.4).
+        e.sample(ms(10));
+        assert_eq!(e.rto(), ms(200));
+        // Backoff: 400, 800, 1600, then capped at 2000 (2.5), and stays there.
+        let seq: Vec<_> = (0..5)
+            .map(|_| {
+                e.back_off();
+                e.rto()
+            })
+            .collect();
+        assert_eq!(seq, vec![ms(400), ms(800), ms(1600), ms(2000), ms(2000)]);
+        // Karn: the next valid sample collapses the backoff. R = 10 ms again:
+        // RTTVAR = 3/4*5 + 0 = 3.75, SRTT = 10, RTO = 10 + 15 = 25 -> 200 ms.
+        e.sample(ms(10));
+        assert_eq!((e.backoff_count(), e.rto()), (0, ms(200)));
+    }
+
+    #[test]
+    fn granularity_500ms_like_old_bsd() {
+        let mut e = RttEstimator::new(ms(3000), ms(200), ms(64_000), ms(500));
+        // R = 100 ms -> round(0.2 ticks) = 0 -> at least 1 tick = 500 ms.
+        // SRTT = 500, RTTVAR = 250, RTO = 500 + max(500, 1000) = 1500 ms (3 whole ticks).
+        e.sample(ms(100));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(ms(500)), ms(250), ms(1500))
+        );
+        // R = 800 ms -> round(1.6) = 2 ticks = 1000 ms. RTTVAR = 3/4*250 + 1/4*500 = 312.5;
+        // SRTT = 7/8*500 + 1/8*1000 = 562.5; RTO = 562.5 + 1250 = 1812.5 -> up to 2000 ms.
+        e.sample(ms(800));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(us(562_500)), us(312_500), ms(2000))
+        );
+    }
+
+    #[test]
+    fn granularity_50ms() {
+        let mut e = RttEstimator::new(ms(1000), ms(200), ms(60_000), ms(50));
+        // R = 120 ms -> round(2.4) = 2 ticks = 100 ms. SRTT 100, RTTVAR 50,
+        // RTO = 100 + max(50, 200) = 300 ms.
+        e.sample(ms(120));
+        assert_eq!(e.rto(), ms(300));
+        // R = 130 ms -> round(2.6) = 3 ticks = 150 ms. RTTVAR = 3/4*50 + 1/4*50 = 50;
+        // SRTT = 7/8*100 + 1/8*150 = 106.25; RTO = 106.25 + 200 = 306.25 -> up to 350 ms.
+        e.sample(ms(130));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(us(106_250)), ms(50), ms(350))
+        );
+        // Constant RTT: RTTVAR decays towards 0 and the G term takes over:
+        // RTO -> SRTT + G rounded up, never below min_rto.
+        for _ in 0..200 {
+            e.sample(ms(500));
+        }
+        // SRTT -> 500 (within truncation), RTTVAR -> ~0: RTO = 500 + 50 = 550 ms.
+        assert_eq!(e.rto(), ms(550));
+    }
+}

@@ -1,0 +1,752 @@
+//! TCP data sender: RFC 5681 congestion control with Reno, RFC 6582 NewReno or RFC 6675
+//! SACK loss recovery, RFC 3042 limited transmit and the RFC 6298 retransmission timer.
+//!
+//! # Sequence space and segments
+//! Bytes are numbered from 0 (no SYN). Segment `k` is always `[k·MSS, min((k+1)·MSS, end))`;
+//! retransmissions resend whole segments at the same boundaries. `SND.UNA` is the first
+//! unacknowledged byte, `SND.MAX` one past the highest byte ever sent (RFC 6675's
+//! `HighData + 1`), `SND.NXT` the next byte of the current sweep (below `SND.MAX` only
+//! while resending go-back-N after a timeout). `recover` and RFC 6675's `RecoveryPoint`,
+//! `HighRxt` and `RescueRxt` are kept as exclusive ends (one past the byte the RFC names).
+//!
+//! # Congestion window (RFC 5681 §3.1), and the choices made
+//! - `cwnd` is in bytes, held in 1/65536-byte fixed point so that congestion avoidance
+//!   grows by exactly `MSS·MSS/cwnd` per ACK (eq. 3) without truncation losses — the byte
+//!   form of ns-2's `cwnd_ += 1/cwnd_` per ACK. Slow start (`cwnd < ssthresh`) adds
+//!   `min(N, MSS)` per ACK of N new bytes (eq. 2; no RFC 3465 byte counting), which equals
+//!   ns-2's one segment per ACK. Growth happens only on ACKs of new data outside loss
+//!   recovery. `cwnd` is not capped by `rwnd`.
+//! - Initial `cwnd` = `init_cwnd`·MSS; initial `ssthresh` = `rwnd` ("arbitrarily high",
+//!   ns-2 sets `ssthresh_ = window_`).
+//! - On loss (fast retransmit or timeout), `ssthresh = max(FlightSize/2, 2·MSS)` (eq. 4) with
+//!   `FlightSize = SND.MAX − SND.UNA` less the bytes limited transmit sent during this run
+//!   of duplicate ACKs (RFC 3042 §2 / RFC 5681 §3.2 note). ns-2 uses `min(cwnd, rwnd)/2`
+//!   instead; the two agree when the flow is window-limited, as bulk flows are.
+//! - No idle restart, no `maxburst`, no cwnd validation (bulk/finite senders, ns-2 defaults).
+//!
+//! # Loss detection and recovery
+//! A duplicate ACK is an ACK with `ack == SND.UNA` while data is outstanding (RFC 5681 §2);
+//! for SACK, an ACK carrying SACK information for previously un-SACKed segments, whether or
+//! not it also advances `SND.UNA` (RFC 6675 §2) — an ACK without SACK blocks falls back to
+//! the RFC 5681 definition. `DupThresh` is `dupack_threshold`.
+//!
+//! - **Reno** (RFC 5681 §3.2): on the DupThresh-th duplicate ACK, retransmit the first
+//!   unacknowledged segment, `cwnd = ssthresh + DupThresh·MSS`, `+MSS` per further duplicate
+//!   ACK, and `cwnd = ssthresh` on the first ACK of new data, which ends recovery even if it
+//!   is partial. Like ns-2 `Agent/TCP/Reno` with its default `bugFix_`, a new fast
+//!   retransmit is only allowed once the cumulative ACK is beyond `recover` (the highest
+//!   byte sent when the last fast retransmit or timeout happened): with several losses in
+//!   one window, the later holes produce duplicate ACKs that are ignored, and Reno waits for
+//!   its retransmission timer.
+//! - **NewReno** (RFC 6582 §3.2): the same entry, "careful" variant (enter only if the ACK
+//!   covers more than `recover`, i.e. `ack > recover`). A partial ACK retransmits the first
+//!   unacknowledged segment, deflates `cwnd` by the bytes it acknowledges and adds back one
+//!   MSS if that was at least one MSS (floor 1 MSS); the timer is restarted only on the first
+//!   partial ACK ("impatient", RFC 6582 §4, ns-2 `newreno_changes1_ 1`). A full ACK
+//!   (`ack ≥ recover`) sets `cwnd = ssthresh` (RFC 6582 option (2), ns-2's default).
+//! - **SACK** (RFC 6675 §5): entry on DupThresh duplicate ACKs or `IsLost(HighACK+1)`;
+//!   `cwnd = ssthresh`; `pipe` from `SetPipe()`; segments chosen by `NextSeg()` rules 1–4
+//!   (rule 4, the rescue retransmission, included) while `cwnd − pipe ≥ MSS`. `IsLost(s)` is
+//!   true when at least DupThresh SACKed segments, or more than `(DupThresh−1)·MSS` SACKed
+//!   bytes, lie above `s` ("discontiguous SACKed sequences" counted as segments). `SetPipe`
+//!   is one pass over the outstanding segments per ACK received in recovery (O(window), no
+//!   allocation). Recovery ends at a cumulative ACK ≥ `RecoveryPoint`; cwnd stays at
+//!   ssthresh. A new recovery after a timeout waits until `SND.UNA ≥ RecoveryPoint` (§5.1).
+//! - **Limited transmit** (RFC 3042), if enabled: on the first and second duplicate ACKs
+//!   (and only below DupThresh) one more segment of new data may go each, i.e. new data is
+//!   allowed up to `cwnd + min(dupacks, 2)·MSS`; cwnd is unchanged. For SACK, RFC 6675 §5 step (3): new data while
+//!   `cwnd − pipe ≥ MSS`, except while repairing after a timeout (`SND.UNA < recover`),
+//!   where the cwnd rule above (with no allowance) governs.
+//! - **Fast retransmit** restarts the retransmission timer and cancels RTT timing, as BSD and
+//!   ns-2 do. No RTT growth happens during recovery.
+//!
+//! # Retransmission timeout (RFC 6298 §5, RFC 5681 §3.1)
+//! The timer runs while data is outstanding: armed when a segment is sent and none is
+//! running (5.1), stopped when all is acknowledged (5.2), restarted on every ACK of new data
+//! (5.3) — except NewReno's later partial ACKs. On expiry: `ssthresh` per eq. 4 unless the
+//! previous timeout's retransmission was itself lost (then it is held), `cwnd = 1·MSS`,
+//! `recover = SND.MAX`, recovery abandoned, the SACK scoreboard cleared (RFC 2018 §8 SHOULD;
+//! SACK information arriving later is used again), go-back-N from `SND.UNA` (skipping
+//! segments SACKed since), RTO doubled (5.5) and the timer restarted (5.6).
+//!
+//! # RTT sampling and Karn's rule
+//! No timestamps: one segment per RTT is timed, as in BSD and ns-2 — when new data is sent
+//! and none is being timed, its end and send time are recorded; the first ACK covering that
+//! end gives a sample. Any retransmission (fast, partial-ACK, SACK or timeout) cancels the
+//! measurement (Karn: no sample can come from a retransmitted segment, nor be stretched by
+//! one). A valid sample also ends the RTO backoff.
+
+use qoslab_algo::{Duration, Time};
+
+use super::config::{TcpConfig, Variant};
+use super::rtt::RttEstimator;
+use super::scoreboard::Scoreboard;
+use super::{Ack, Segment};
+
+/// What the application gives the sender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum App {
+    /// An infinite backlog (FTP bulk transfer).
+    Bulk,
+    /// Exactly this many bytes, then done.
+    Bytes(u64),
+}
+
+/// Sender counters. Segments and bytes count payload, retransmissions included.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TcpSenderStats {
+    pub segments_sent: u64,
+    pub bytes_sent: u64,
+    pub retransmits: u64,
+    pub retransmitted_bytes: u64,
+    pub timeouts: u64,
+    /// Fast retransmits, i.e. entries into fast recovery / SACK loss recovery.
+    pub fast_recoveries: u64,
+    /// NewReno partial ACKs.
+    pub partial_acks: u64,
+    /// SACK rescue retransmissions (RFC 6675 NextSeg rule 4).
+    pub rescue_retransmits: u64,
+    /// New segments sent under limited transmit.
+    pub limited_transmits: u64,
+    pub acks: u64,
+    pub dupacks: u64,
+    /// ACKs for data never sent (ignored).
+    pub invalid_acks: u64,
+    pub rtt_samples: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Recovery {
+    /// RFC 6582 `recover` / RFC 6675 `RecoveryPoint` (exclusive).
+    point: u64,
+    /// NewReno: a partial ACK has been seen (impatient timer).
+    partial_seen: bool,
+}
+
+/// Which NextSeg rule chose a segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pick {
+    Lost,
+    New,
+    NotLost,
+    Rescue,
+}
+
+/// Fixed-point shift of `cwnd`.
+const FP: u32 = 16;
+
+/// The sending end of one TCP connection.
+#[derive(Clone, Debug)]
+pub struct TcpSender {
+    variant: Variant,
+    mss: u64,
+    rwnd: u64,
+    dupthresh: u32,
+    limited_transmit: bool,
+    /// One past the last byte the application offers (`u64::MAX` for bulk).
+    app_end: u64,
+    snd_una: u64,
+    snd_nxt: u64,
+    snd_max: u64,
+    cwnd_fp: u64,
+    ssthresh: u64,
+    dupacks: u32,
+    /// Bytes sent by limited transmit in the current run of duplicate ACKs.
+    lt_sent: u64,
+    recovery: Option<Recovery>,
+    /// `recover` (exclusive) after the last fast retransmit or timeout.
+    recover: Option<u64>,
+    /// A segment start that must be retransmitted at once.
+    pending_rtx: Option<u64>,
+    sb: Scoreboard,
+    high_rxt: u64,
+    rescue_rxt: Option<u64>,
+    pipe: u64,
+    /// End of the highest unSACKed segment that IsLost() (0 if none).
+    lost_end: u64,
+    rtt: RttEstimator,
+    /// (end of the timed segment, its send time).
+    timing: Option<(u64, Time)>,
+    rto_deadline: Option<Time>,
+    consecutive_rtos: u32,
+    stats: TcpSenderStats,
+}
+
+impl TcpSender {
+    pub fn new(cfg: &TcpConfig, app: App) -> Self {
+        let p = cfg.params();
+        let mss = p.mss as u64;
+        let sb_segments = if p.variant == Variant::Sack {
+            (p.rwnd.div_ceil(mss) + 2) as usize
+        } else {
+            0
+        };
+        TcpSender {
+            variant: p.variant,
+            mss,
+            rwnd: p.rwnd,
+            dupthresh: p.dupack_threshold,
+            limited_transmit: p.limited_transmit,
+            app_end: match app {
+                App::Bulk => u64::MAX,
+                App::Bytes(n) => n,
+            },
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            // RFC 5681 §3.1: IW (here configurable, see TcpParams::init_cwnd).
+            cwnd_fp: (p.init_cwnd as u64 * mss) << FP,
+            // RFC 5681 §3.1: the initial ssthresh SHOULD be set arbitrarily high.
+            ssthresh: p.rwnd,
+            dupacks: 0,
+            lt_sent: 0,
+            recovery: None,
+            recover: None,
+            pending_rtx: None,
+            sb: Scoreboard::new(sb_segments),
+            high_rxt: 0,
+            rescue_rxt: None,
+            pipe: 0,
+            lost_end: 0,
+            rtt: RttEstimator::new(p.initial_rto, p.min_rto, p.max_rto, p.clock_granularity),
+            timing: None,
+            rto_deadline: None,
+            consecutive_rtos: 0,
+            stats: TcpSenderStats::default(),
+        }
+    }
+
+    // ----- accessors -----
+
+    /// Congestion window in bytes (inflated during Reno/NewReno fast recovery).
+    pub fn cwnd(&self) -> u64 {
+        self.cwnd_fp >> FP
+    }
+    pub fn ssthresh(&self) -> u64 {
+        self.ssthresh
+    }
+    pub fn srtt(&self) -> Option<Duration> {
+        self.rtt.srtt()
+    }
+    /// The retransmission timeout in force (backoff included).
+    pub fn rto(&self) -> Duration {
+        self.rtt.rto()
+    }
+    pub fn rtt_estimator(&self) -> &RttEstimator {
+        &self.rtt
+    }
+    /// First unacknowledged byte: the bytes below are cumulatively acknowledged.
+    pub fn snd_una(&self) -> u64 {
+        self.snd_una
+    }
+    /// One past the highest byte sent.
+    pub fn snd_max(&self) -> u64 {
+        self.snd_max
+    }
+    /// `SND.MAX − SND.UNA`.
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+    /// RFC 6675 `pipe` while SACK recovery or SACK limited transmit is active; otherwise the
+    /// bytes of the current sweep outstanding (`SND.NXT − SND.UNA`).
+    pub fn pipe(&self) -> u64 {
+        if self.pipe_mode() {
+            self.pipe
+        } else {
+            self.snd_nxt - self.snd_una
+        }
+    }
+    pub fn in_recovery(&self) -> bool {
+        self.recovery.is_some()
+    }
+    /// The finite transfer is entirely acknowledged (never for `App::Bulk`).
+    pub fn is_complete(&self) -> bool {
+        self.app_end != u64::MAX && self.snd_una >= self.app_end
+    }
+    pub fn stats(&self) -> &TcpSenderStats {
+        &self.stats
+    }
+    /// Earliest deadline: the retransmission timer.
+    pub fn poll_timeout(&self) -> Option<Time> {
+        self.rto_deadline
+    }
+
+    // ----- segment arithmetic -----
+
+    /// The segment containing `seq`: (start, len).
+    fn seg_at(&self, seq: u64) -> (u64, u64) {
+        let start = seq - seq % self.mss;
+        (start, self.mss.min(self.app_end - start))
+    }
+
+    fn set_cwnd(&mut self, bytes: u64) {
+        self.cwnd_fp = bytes << FP;
+    }
+
+    fn pipe_mode(&self) -> bool {
+        self.variant == Variant::Sack
+            && (self.recovery.is_some() || (self.sack_lt_active() && self.snd_nxt >= self.snd_max))
+    }
+
+    /// RFC 6675 §5 step (3) applies: duplicate ACKs below DupThresh, not in recovery, and not
+    /// repairing after a timeout (there `HighRxt := HighACK` of (3.1) would drop the
+    /// timeout's retransmission from `pipe`; the cwnd rule governs until `recover`).
+    fn sack_lt_active(&self) -> bool {
+        self.limited_transmit
+            && self.recovery.is_none()
+            && self.dupacks > 0
+            && self.dupacks < self.dupthresh
+            && self.may_enter_recovery()
+    }
+
+    // ----- ACK processing -----
+
+    /// Processes one ACK.
+    pub fn on_ack(&mut self, now: Time, ack: &Ack) {
+        self.stats.acks += 1;
+        if ack.ack > self.snd_max {
+            // RFC 9293 §3.10.7.4: an ACK for something not yet sent is ignored.
+            self.stats.invalid_acks += 1;
+            return;
+        }
+        if ack.ack < self.snd_una {
+            return; // older than what we know: reordered, carries nothing usable
+        }
+        let sack = self.variant == Variant::Sack;
+        let new_sack = sack && self.update_scoreboard(ack);
+        let advanced = ack.ack > self.snd_una;
+        if advanced {
+            self.on_new_ack(now, ack.ack);
+        }
+        let is_dup = if sack && ack.n_sack > 0 {
+            // RFC 6675 §2: an ACK with SACK information for new data is a duplicate ACK.
+            new_sack
+        } else {
+            // RFC 5681 §2: same ACK number, data outstanding.
+            !advanced && self.snd_max > self.snd_una
+        };
+        if is_dup {
+            self.on_dupack(now);
+        }
+        if sack {
+            if self.recovery.is_some() {
+                // RFC 6675 (B.2): use SetPipe () to re-calculate the octets still in the network.
+                self.set_pipe();
+            } else if self.sack_lt_active() {
+                // RFC 6675 (3.1) Set HighRxt to HighACK. (3.2) Run SetPipe ().
+                self.high_rxt = self.snd_una;
+                self.set_pipe();
+            }
+        }
+    }
+
+    /// RFC 6675 Update(): marks the segments the SACK blocks cover; true if any was new.
+    fn update_scoreboard(&mut self, ack: &Ack) -> bool {
+        let mut new = false;
+        for b in ack.sack_blocks() {
+            // Only outstanding data can be SACKed.
+            let start = b.start.max(self.snd_una).max(ack.ack);
+            let end = b.end.min(self.snd_max);
+            let mut k = start.div_ceil(self.mss);
+            while k * self.mss < end {
+                let (s, len) = self.seg_at(k * self.mss);
+                if s + len > end {
+                    break; // only whole segments
+                }
+                new |= self.sb.mark(k, s + len);
+                k += 1;
+            }
+        }
+        new
+    }
+
+    /// An ACK that advances SND.UNA to `ackno`.
+    fn on_new_ack(&mut self, now: Time, ackno: u64) {
+        let acked = ackno - self.snd_una;
+        if let Some((end, t0)) = self.timing {
+            if ackno >= end {
+                self.rtt.sample(now.saturating_since(t0));
+                self.stats.rtt_samples += 1;
+                self.timing = None;
+            }
+        }
+        self.snd_una = ackno;
+        self.snd_nxt = self.snd_nxt.max(ackno);
+        self.sb.advance(ackno / self.mss);
+        self.consecutive_rtos = 0;
+        self.dupacks = 0;
+        self.lt_sent = 0;
+        let mut restart_timer = true;
+        match self.recovery {
+            None => self.grow_cwnd(acked),
+            Some(mut rec) => match self.variant {
+                Variant::Reno => {
+                    // RFC 5681 §3.2 (6): when the next ACK arrives that acknowledges
+                    // previously unacknowledged data, a TCP MUST set cwnd to ssthresh.
+                    self.set_cwnd(self.ssthresh);
+                    self.recovery = None;
+                }
+                Variant::NewReno if ackno >= rec.point => {
+                    // RFC 6582 §3.2 (3) Full acknowledgment: cwnd = ssthresh, exit.
+                    self.set_cwnd(self.ssthresh);
+                    self.recovery = None;
+                }
+                Variant::NewReno => {
+                    // RFC 6582 §3.2 (3) Partial acknowledgment: retransmit the first
+                    // unacknowledged segment; deflate cwnd by the new data acknowledged, add
+                    // back SMSS if at least SMSS was acknowledged.
+                    self.stats.partial_acks += 1;
+                    self.pending_rtx = Some(ackno);
+                    let add_back = if acked >= self.mss { self.mss } else { 0 };
+                    let c = (self.cwnd().saturating_sub(acked) + add_back).max(self.mss);
+                    self.set_cwnd(c);
+                    // "For the first partial ACK that arrives during fast recovery, also
+                    // reset the retransmit timer."
+                    restart_timer = !rec.partial_seen;
+                    rec.partial_seen = true;
+                    self.recovery = Some(rec);
+                }
+                Variant::Sack => {
+                    // RFC 6675 (A): a cumulative ACK covering RecoveryPoint ends recovery.
+                    if ackno >= rec.point {
+                        self.recovery = None;
+                    }
+                }
+            },
+        }
+        if self.snd_una >= self.snd_max {
+            // RFC 6298 (5.2): all outstanding data acknowledged: turn off the timer.
+            self.rto_deadline = None;
+        } else if restart_timer {
+            // RFC 6298 (5.3): restart the timer so it expires after RTO.
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+    }
+
+    /// RFC 5681 §3.1 slow start / congestion avoidance for `acked` new bytes.
+    fn grow_cwnd(&mut self, acked: u64) {
+        if self.cwnd() < self.ssthresh {
+            // (2) cwnd += min (N, SMSS)
+            self.cwnd_fp += acked.min(self.mss) << FP;
+        } else {
+            // (3) cwnd += SMSS*SMSS/cwnd, in 1/65536 bytes (never 0).
+            let inc = (((self.mss * self.mss) as u128) << (2 * FP)) / self.cwnd_fp.max(1) as u128;
+            self.cwnd_fp = self.cwnd_fp.saturating_add((inc as u64).max(1));
+        }
+    }
+
+    fn on_dupack(&mut self, now: Time) {
+        self.dupacks = self.dupacks.saturating_add(1);
+        self.stats.dupacks += 1;
+        if self.recovery.is_some() {
+            if self.variant != Variant::Sack {
+                // RFC 5681 §3.2 (4): for each additional duplicate ACK, cwnd += SMSS.
+                self.cwnd_fp += self.mss << FP;
+            }
+            return;
+        }
+        let lost = self.variant == Variant::Sack && self.sb.n_sacked() >= self.dupthresh as u64;
+        // RFC 5681 §3.2 (2) / RFC 6675 §5 (1), (2).
+        if (self.dupacks >= self.dupthresh || lost) && self.may_enter_recovery() {
+            self.enter_recovery(now);
+        }
+    }
+
+    /// The guard against a second fast retransmit for losses of one window.
+    fn may_enter_recovery(&self) -> bool {
+        match (self.variant, self.recover) {
+            (_, None) => true,
+            // RFC 6582 §3.2 (2), careful variant: the ACK must cover more than recover.
+            (Variant::Reno | Variant::NewReno, Some(r)) => self.snd_una > r,
+            // RFC 6675 §5.1: no new recovery until HighACK >= RecoveryPoint.
+            (Variant::Sack, Some(r)) => self.snd_una >= r,
+        }
+    }
+
+    fn enter_recovery(&mut self, now: Time) {
+        // RFC 5681 (4): ssthresh = max (FlightSize / 2, 2*SMSS), FlightSize without the
+        // limited-transmit segments.
+        let flight = (self.snd_max - self.snd_una).saturating_sub(self.lt_sent);
+        self.ssthresh = (flight / 2).max(2 * self.mss);
+        self.recover = Some(self.snd_max);
+        self.recovery = Some(Recovery {
+            point: self.snd_max,
+            partial_seen: false,
+        });
+        self.stats.fast_recoveries += 1;
+        // Retransmit the first unacknowledged segment; restart the timer, stop RTT timing.
+        self.pending_rtx = Some(self.snd_una);
+        self.timing = None;
+        self.rto_deadline = Some(now + self.rtt.rto());
+        match self.variant {
+            Variant::Reno | Variant::NewReno => {
+                // RFC 5681 §3.2 (4): cwnd = ssthresh + 3*SMSS (DupThresh segments).
+                self.set_cwnd(self.ssthresh + self.dupthresh as u64 * self.mss);
+            }
+            Variant::Sack => {
+                // RFC 6675 (4.2) ssthresh = cwnd = (FlightSize / 2).
+                self.set_cwnd(self.ssthresh);
+                // (4.3) set both HighRxt and RescueRxt to the end of the retransmitted segment.
+                let (s, len) = self.seg_at(self.snd_una);
+                self.high_rxt = s + len;
+                self.rescue_rxt = Some(s + len);
+                // (4.4) Run SetPipe () (it counts the retransmission: it is below HighRxt).
+                self.set_pipe();
+            }
+        }
+    }
+
+    /// RFC 6675 SetPipe(), also recording where IsLost() starts to hold.
+    fn set_pipe(&mut self) {
+        self.lost_end = 0;
+        if self.snd_max <= self.snd_una {
+            self.pipe = 0;
+            return;
+        }
+        if self.sb.n_sacked() == 0 {
+            // Nothing SACKed: nothing is lost; (a) counts all, (b) the retransmitted part.
+            self.pipe = (self.snd_max - self.snd_una)
+                + self.high_rxt.min(self.snd_max).saturating_sub(self.snd_una);
+            return;
+        }
+        let first = self.snd_una / self.mss;
+        let mut k = (self.snd_max - 1) / self.mss;
+        let (mut pipe, mut n_sacked, mut sacked_bytes) = (0, 0u64, 0u64);
+        let limit_bytes = (self.dupthresh as u64 - 1) * self.mss;
+        loop {
+            let (s, len) = self.seg_at(k * self.mss);
+            if self.sb.is_sacked(k) {
+                n_sacked += 1;
+                sacked_bytes += len;
+            } else {
+                // IsLost: DupThresh SACKed segments, or more than (DupThresh-1)*SMSS
+                // SACKed bytes, above this one.
+                let lost = n_sacked >= self.dupthresh as u64 || sacked_bytes > limit_bytes;
+                if lost {
+                    if self.lost_end == 0 {
+                        self.lost_end = s + len;
+                    }
+                } else {
+                    // (a) If IsLost (S1) returns false: pipe += 1 (per octet).
+                    pipe += len;
+                }
+                // (b) If S1 <= HighRxt: pipe += 1 (per octet).
+                if s + len <= self.high_rxt {
+                    pipe += len;
+                }
+            }
+            if k == first {
+                break;
+            }
+            k -= 1;
+        }
+        self.pipe = pipe;
+    }
+
+    /// RFC 6675 NextSeg(): (start, len, rule).
+    fn next_seg(&self) -> Option<(u64, u64, Pick)> {
+        let high_sacked = self.sb.high_sacked_end();
+        // Smallest unSACKed segment above HighRxt (1.a) and below the highest SACKed octet (1.b).
+        let mut k = self.high_rxt.max(self.snd_una) / self.mss;
+        let mut cand = None;
+        while k * self.mss < self.snd_max.min(high_sacked) {
+            if !self.sb.is_sacked(k) {
+                cand = Some(self.seg_at(k * self.mss));
+                break;
+            }
+            k += 1;
+        }
+        // (1) ... and IsLost (1.c).
+        if let Some((s, len)) = cand {
+            if s + len <= self.lost_end {
+                return Some((s, len, Pick::Lost));
+            }
+        }
+        // (2) available unsent data that the receiver's window allows.
+        if let Some(len) = self.new_data_len() {
+            if self.snd_max + len - self.snd_una <= self.rwnd {
+                return Some((self.snd_max, len, Pick::New));
+            }
+        }
+        // (3) an unSACKed segment meeting (1.a) and (1.b).
+        if let Some((s, len)) = cand {
+            return Some((s, len, Pick::NotLost));
+        }
+        // (4) rescue: if HighACK > RescueRxt (or RescueRxt is undefined), one segment that
+        // includes the highest outstanding unSACKed sequence number.
+        let rescue_allowed = match self.rescue_rxt {
+            None => true,
+            Some(r) => self.snd_una > r,
+        };
+        if rescue_allowed && self.snd_max > self.snd_una {
+            let first = self.snd_una / self.mss;
+            let mut k = (self.snd_max - 1) / self.mss;
+            loop {
+                if !self.sb.is_sacked(k) {
+                    let (s, len) = self.seg_at(k * self.mss);
+                    return Some((s, len, Pick::Rescue));
+                }
+                if k == first {
+                    break;
+                }
+                k -= 1;
+            }
+        }
+        None
+    }
+
+    fn new_data_len(&self) -> Option<u64> {
+        (self.snd_max < self.app_end).then(|| self.mss.min(self.app_end - self.snd_max))
+    }
+
+    // ----- transmission -----
+
+    /// The next segment to send at `now`, if the windows allow one. Call until `None`.
+    pub fn poll_transmit(&mut self, now: Time) -> Option<Segment> {
+        if let Some(seq) = self.pending_rtx.take() {
+            if seq >= self.snd_una && seq < self.snd_max {
+                let (s, len) = self.seg_at(seq);
+                return Some(self.emit(now, s, len));
+            }
+        }
+        if self.variant == Variant::Sack && self.recovery.is_some() {
+            // RFC 6675 (C): if cwnd - pipe >= 1 SMSS, send the segment NextSeg () picks.
+            if self.cwnd() < self.pipe + self.mss {
+                return None;
+            }
+            let (s, len, pick) = self.next_seg()?;
+            match pick {
+                // (C.2) HighRxt = highest sequence retransmitted, unless rule (4) was used.
+                Pick::Lost | Pick::NotLost => self.high_rxt = self.high_rxt.max(s + len),
+                Pick::Rescue => {
+                    // (4) ... RescueRxt MUST be set to RecoveryPoint.
+                    self.rescue_rxt = self.recovery.map(|r| r.point);
+                    self.stats.rescue_retransmits += 1;
+                }
+                Pick::New => {}
+            }
+            // (C.4) pipe += octets transmitted.
+            self.pipe += len;
+            return Some(self.emit(now, s, len));
+        }
+        if self.pipe_mode() {
+            // RFC 6675 §5 (3.3): new data while cwnd - pipe >= 1 SMSS and rwnd allows.
+            let len = self.new_data_len()?;
+            if self.cwnd() < self.pipe + self.mss || self.snd_max + len - self.snd_una > self.rwnd {
+                return None;
+            }
+            self.pipe += len;
+            self.lt_sent += len;
+            self.stats.limited_transmits += 1;
+            return Some(self.emit(now, self.snd_max, len));
+        }
+        // Standard window: SND.NXT + len - SND.UNA <= cwnd (+ limited-transmit allowance).
+        let cwnd = self.cwnd();
+        if self.snd_nxt < self.snd_max {
+            // Go-back-N after a timeout, skipping segments SACKed since.
+            let mut seq = self.snd_nxt;
+            while seq < self.snd_max && self.sb.is_sacked(seq / self.mss) {
+                seq = self.seg_at(seq).0 + self.mss;
+            }
+            self.snd_nxt = seq.min(self.snd_max);
+            if self.snd_nxt < self.snd_max {
+                let (s, len) = self.seg_at(self.snd_nxt);
+                if s + len - self.snd_una > cwnd {
+                    return None;
+                }
+                return Some(self.emit(now, s, len));
+            }
+        }
+        let len = self.new_data_len()?;
+        let end = self.snd_max + len - self.snd_una;
+        // RFC 3042: on the first and second duplicate ACKs, one new segment each beyond cwnd.
+        let lt_allowance = if self.limited_transmit
+            && self.recovery.is_none()
+            && self.variant != Variant::Sack
+            && self.dupacks < self.dupthresh
+        {
+            self.dupacks.min(2) as u64 * self.mss
+        } else {
+            0
+        };
+        if end > cwnd + lt_allowance || end > self.rwnd {
+            return None;
+        }
+        if end > cwnd {
+            self.lt_sent += len;
+            self.stats.limited_transmits += 1;
+        }
+        Some(self.emit(now, self.snd_max, len))
+    }
+
+    /// Sends `[s, s + len)`: bookkeeping for SND.NXT/SND.MAX, stats, timer, RTT timing.
+    fn emit(&mut self, now: Time, s: u64, len: u64) -> Segment {
+        let end = s + len;
+        let retransmission = s < self.snd_max;
+        if end > self.snd_max {
+            self.snd_max = end;
+        }
+        // The current sweep moves on when this segment is its next one (new data, or
+        // go-back-N); retransmissions picked out of order (fast, partial-ACK, NextSeg) leave it.
+        if s == self.snd_nxt {
+            self.snd_nxt = end;
+        }
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len;
+        if retransmission {
+            self.stats.retransmits += 1;
+            self.stats.retransmitted_bytes += len;
+            // Karn: no RTT sample across a retransmission.
+            self.timing = None;
+        } else if self.timing.is_none() {
+            self.timing = Some((end, now));
+        }
+        if self.rto_deadline.is_none() {
+            // RFC 6298 (5.1): start the timer if it is not running.
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        Segment {
+            seq: s,
+            len: len as u32,
+            retransmission,
+        }
+    }
+
+    /// The retransmission timer, if it has expired at `now`; otherwise nothing.
+    pub fn on_timeout(&mut self, now: Time) {
+        match self.rto_deadline {
+            Some(d) if d <= now => {}
+            _ => return,
+        }
+        self.rto_deadline = None;
+        if self.snd_una >= self.snd_max {
+            return;
+        }
+        self.stats.timeouts += 1;
+        if self.consecutive_rtos == 0 {
+            // RFC 5681 (4): ssthresh = max (FlightSize / 2, 2*SMSS); held constant when the
+            // segment retransmitted by the previous timeout is itself lost.
+            self.ssthresh = ((self.snd_max - self.snd_una) / 2).max(2 * self.mss);
+        }
+        self.consecutive_rtos += 1;
+        // RFC 5681 §3.1: cwnd = LW = 1 full-sized segment.
+        self.set_cwnd(self.mss);
+        // RFC 6582 §3.2 (4) / RFC 6675 §5.1: recover = highest sequence transmitted.
+        self.recover = Some(self.snd_max);
+        self.recovery = None;
+        self.dupacks = 0;
+        self.lt_sent = 0;
+        self.pending_rtx = None;
+        // RFC 2018 §8: the sender SHOULD turn off all SACKed bits after a timeout.
+        self.sb.clear();
+        self.high_rxt = self.snd_una;
+        self.rescue_rxt = None;
+        self.pipe = 0;
+        // (5.4) retransmit the earliest unacknowledged segment: go-back-N from SND.UNA.
+        self.snd_nxt = self.snd_una;
+        self.timing = None;
+        // (5.5) back off the timer; (5.6) start it with the new RTO.
+        self.rtt.back_off();
+        self.rto_deadline = Some(now + self.rtt.rto());
+    }
+}

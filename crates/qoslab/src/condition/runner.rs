@@ -1,0 +1,543 @@
+//! The chain runner: a small event loop over packet arrivals (read from the trace one at a
+//! time) and shaper release deadlines.
+//!
+//! - Time origin: the algorithms' time 0 is the first packet's arrival (token buckets are
+//!   full then, RFC 2697/2698 §3; the TSW's `t_front` is 0, RFC 2859 §4.1). Output times are
+//!   absolute again.
+//! - A packet runs through the stages in order at one instant until a shaper holds it or a
+//!   policer (or a full shaper) drops it. A release continues the packet at the stage after
+//!   the shaper, at the release instant.
+//! - Order of events: the earliest first; at equal instants releases come before arrivals,
+//!   and upstream shapers before downstream ones (packets already queued leave first).
+//! - Output is written in input order through a reorder buffer that only holds packets
+//!   still inside a shaper and those that arrived after them, so memory does not grow with
+//!   the trace length. Without shapers every packet is written as soon as it is read.
+
+use std::collections::VecDeque;
+
+use qoslab_algo::meter::{ColorCounters, Meter, MeterVerdict};
+use qoslab_algo::rng::Rng;
+use qoslab_algo::{Color, PacketView, Time};
+
+use super::chain::{Chain, Stage};
+use super::trace::{Item, Outcome, Packet};
+use super::units::format_secs;
+use super::ConditionError;
+
+/// Where input items come from.
+pub trait Source {
+    fn next_item(&mut self) -> Result<Option<Item>, ConditionError>;
+}
+
+/// Where conditioned items go (in input order).
+pub trait Sink {
+    fn write(&mut self, item: &Item, outcome: Option<&Outcome>) -> Result<(), ConditionError>;
+}
+
+/// What a run did, for the summary on stderr.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Packets and bytes leaving the chain, by colour.
+    pub out: ColorCounters,
+    /// Drops by policers.
+    pub policed_pkts: u64,
+    pub policed_bytes: u64,
+    /// Drops by full shapers.
+    pub shaper_drop_pkts: u64,
+    pub shaper_drop_bytes: u64,
+    /// Packets that passed through at least one shaper, their total and largest delay.
+    pub shaped_pkts: u64,
+    pub delay_sum_ns: u128,
+    pub delay_max_ns: u64,
+    /// Captured frames without an IP packet, copied through unchanged.
+    pub non_ip_frames: u64,
+    /// Per-stage (kind, counters) of the meters.
+    pub stages: Vec<(String, ColorCounters)>,
+}
+
+impl Summary {
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        let o = &self.out;
+        let total: u64 = o.pkts.iter().sum();
+        s.push_str(&format!(
+            "qoslab condition: {} packets left the chain ({} bytes)\n",
+            total,
+            o.bytes.iter().sum::<u64>()
+        ));
+        for c in Color::ALL {
+            s.push_str(&format!(
+                "  {:<6} {:>10} pkts {:>14} bytes\n",
+                c.name(),
+                o.pkts[c.index()],
+                o.bytes[c.index()]
+            ));
+        }
+        s.push_str(&format!(
+            "  dropped: {} pkts / {} bytes by policers, {} pkts / {} bytes by full shapers\n",
+            self.policed_pkts, self.policed_bytes, self.shaper_drop_pkts, self.shaper_drop_bytes
+        ));
+        if self.shaped_pkts > 0 {
+            let mean = (self.delay_sum_ns / self.shaped_pkts as u128) as u64;
+            s.push_str(&format!(
+                "  shaper delay: mean {} s, max {} s over {} pkts\n",
+                format_secs(mean),
+                format_secs(self.delay_max_ns),
+                self.shaped_pkts
+            ));
+        }
+        if self.non_ip_frames > 0 {
+            s.push_str(&format!(
+                "  {} non-IP frames copied unchanged\n",
+                self.non_ip_frames
+            ));
+        }
+        for (i, (kind, c)) in self.stages.iter().enumerate() {
+            s.push_str(&format!(
+                "  stage {} {}: green {}/{} B, yellow {}/{} B, red {}/{} B, dropped {}/{} B\n",
+                i + 1,
+                kind,
+                c.pkts[0],
+                c.bytes[0],
+                c.pkts[1],
+                c.bytes[1],
+                c.pkts[2],
+                c.bytes[2],
+                c.dropped_pkts,
+                c.dropped_bytes
+            ));
+        }
+        s
+    }
+}
+
+enum Slot {
+    /// Inside a shaper since the chain-relative arrival instant.
+    Held(Packet, Time),
+    Done(Item, Option<Outcome>),
+    /// Being processed right now.
+    Pending,
+}
+
+enum Advance {
+    Held,
+    Dropped(Color, &'static str),
+    Left(Color),
+}
+
+/// Runs `pkt` through `stages[from..]` at `now`.
+fn advance(
+    stages: &mut [Stage],
+    rngs: &mut [Rng],
+    from: usize,
+    id: u64,
+    mut pkt: PacketView,
+    now: Time,
+) -> Advance {
+    for j in from..stages.len() {
+        match &mut stages[j] {
+            Stage::Meter(m) => match m.mark(now, &pkt, &mut rngs[j]) {
+                MeterVerdict::Pass(c) => pkt.color = c,
+                MeterVerdict::Drop(_) => return Advance::Dropped(pkt.color, "policed"),
+            },
+            Stage::Shaper(s) => {
+                return if s.on_arrival(now, id, pkt) {
+                    Advance::Held
+                } else {
+                    Advance::Dropped(pkt.color, "shaper-overflow")
+                };
+            }
+        }
+    }
+    Advance::Left(pkt.color)
+}
+
+/// The meter right after stage `j`, if any (what a green RAS at `j` consults).
+fn meter_after(stages: &[Stage], j: usize) -> Option<&Meter> {
+    match stages.get(j + 1) {
+        Some(Stage::Meter(m)) => Some(m),
+        _ => None,
+    }
+}
+
+struct Runner<'a, K: Sink> {
+    chain: &'a mut Chain,
+    rngs: Vec<Rng>,
+    sink: &'a mut K,
+    slots: VecDeque<Slot>,
+    /// Sequence number of `slots[0]`.
+    base: u64,
+    t0: u64,
+    summary: Summary,
+}
+
+impl<K: Sink> Runner<'_, K> {
+    fn slot(&mut self, id: u64) -> Result<&mut Slot, ConditionError> {
+        let i = id
+            .checked_sub(self.base)
+            .ok_or_else(|| ConditionError::Internal(format!("packet {id} already written")))?;
+        self.slots
+            .get_mut(i as usize)
+            .ok_or_else(|| ConditionError::Internal(format!("unknown packet id {id}")))
+    }
+
+    /// Records the result of running packet `id` (arrived at chain time `arrival`) and flushes.
+    fn settle(
+        &mut self,
+        id: u64,
+        pkt: Packet,
+        arrival: Time,
+        adv: Advance,
+        now: Time,
+        shaped: bool,
+    ) -> Result<(), ConditionError> {
+        let size = pkt.size;
+        let outcome = match adv {
+            Advance::Held => {
+                *self.slot(id)? = Slot::Held(pkt, arrival);
+                return Ok(());
+            }
+            Advance::Left(color) => {
+                self.summary.out.record(MeterVerdict::Pass(color), size);
+                if shaped {
+                    let d = (now - arrival).as_nanos();
+                    self.summary.shaped_pkts += 1;
+                    self.summary.delay_sum_ns += d as u128;
+                    self.summary.delay_max_ns = self.summary.delay_max_ns.max(d);
+                }
+                Outcome {
+                    color,
+                    departure: Some(self.t0 + now.as_nanos()),
+                    dropped: None,
+                }
+            }
+            Advance::Dropped(color, why) => {
+                if why == "policed" {
+                    self.summary.policed_pkts += 1;
+                    self.summary.policed_bytes += size as u64;
+                } else {
+                    self.summary.shaper_drop_pkts += 1;
+                    self.summary.shaper_drop_bytes += size as u64;
+                }
+                Outcome {
+                    color,
+                    departure: None,
+                    dropped: Some(why),
+                }
+            }
+        };
+        *self.slot(id)? = Slot::Done(Item::Packet(pkt), Some(outcome));
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<(), ConditionError> {
+        while let Some(Slot::Done(..)) = self.slots.front() {
+            let Some(Slot::Done(item, o)) = self.slots.pop_front() else {
+                unreachable!()
+            };
+            self.sink.write(&item, o.as_ref())?;
+            self.base += 1;
+        }
+        Ok(())
+    }
+
+    /// The earliest shaper deadline and its stage.
+    fn next_deadline(&self) -> Option<(Time, usize)> {
+        let stages = &self.chain.stages;
+        let mut best: Option<(Time, usize)> = None;
+        for (j, s) in stages.iter().enumerate() {
+            if let Stage::Shaper(sh) = s {
+                if let Some(t) = sh
+                    .next_release(meter_after(stages, j))
+                    .filter(|t| !t.is_never())
+                {
+                    if !matches!(best, Some((bt, _)) if bt <= t) {
+                        best = Some((t, j));
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn release(&mut self, now: Time, j: usize) -> Result<bool, ConditionError> {
+        let (left, right) = self.chain.stages.split_at_mut(j + 1);
+        let meter = match right.first() {
+            Some(Stage::Meter(m)) => Some(m),
+            _ => None,
+        };
+        let Stage::Shaper(sh) = &mut left[j] else {
+            return Err(ConditionError::Internal(format!(
+                "stage {} is not a shaper",
+                j + 1
+            )));
+        };
+        let Some((id, view)) = sh.release(now, meter) else {
+            return Ok(false);
+        };
+        let (pkt, arrival) = match std::mem::replace(self.slot(id)?, Slot::Pending) {
+            Slot::Held(p, a) => (p, a),
+            _ => {
+                return Err(ConditionError::Internal(format!(
+                    "stage {} released packet {id} it did not hold",
+                    j + 1
+                )))
+            }
+        };
+        let adv = advance(&mut self.chain.stages, &mut self.rngs, j + 1, id, view, now);
+        self.settle(id, pkt, arrival, adv, now, true)?;
+        Ok(true)
+    }
+}
+
+/// Runs the chain over every item of `source`, writing to `sink` in input order.
+pub fn run_chain<S: Source, K: Sink>(
+    chain: &mut Chain,
+    source: &mut S,
+    sink: &mut K,
+) -> Result<Summary, ConditionError> {
+    let rngs = (0..chain.stages.len())
+        .map(|j| Rng::stream(chain.seed, &format!("condition/stage{}", j + 1)))
+        .collect();
+    let mut r = Runner {
+        chain,
+        rngs,
+        sink,
+        slots: VecDeque::new(),
+        base: 0,
+        t0: 0,
+        summary: Summary::default(),
+    };
+    let mut next_seq: u64 = 0;
+    let mut prev: Option<(u64, String)> = None;
+    let mut lookahead = source.next_item()?;
+    loop {
+        // Non-packet items take no part in the chain: they complete at once.
+        if let Some(Item::Passthrough { frame, .. }) = &lookahead {
+            if *frame {
+                r.summary.non_ip_frames += 1;
+            }
+            r.slots
+                .push_back(Slot::Done(lookahead.take().expect("checked"), None));
+            next_seq += 1;
+            r.flush()?;
+            lookahead = source.next_item()?;
+            continue;
+        }
+        let arrival = match &lookahead {
+            Some(Item::Packet(p)) => {
+                if let Some((pt, ploc)) = &prev {
+                    if p.time < *pt {
+                        return Err(ConditionError::Input(format!(
+                            "{}: time {} s is earlier than {} s at {}: the trace must be sorted by time",
+                            p.loc,
+                            format_secs(p.time),
+                            format_secs(*pt),
+                            ploc
+                        )));
+                    }
+                } else {
+                    r.t0 = p.time;
+                }
+                Some(Time(p.time - r.t0))
+            }
+            _ => None,
+        };
+        let deadline = r.next_deadline();
+        match (deadline, arrival) {
+            (Some((td, j)), a) if !matches!(a, Some(a) if a < td) => {
+                if !r.release(td, j)?
+                    && matches!(r.next_deadline(), Some((t, k)) if t <= td && k == j)
+                {
+                    return Err(ConditionError::Internal(format!(
+                        "stage {} announced a release at {} s but released nothing",
+                        j + 1,
+                        format_secs(r.t0 + td.as_nanos())
+                    )));
+                }
+            }
+            (_, Some(now)) => {
+                let Some(Item::Packet(p)) = lookahead.take() else {
+                    unreachable!("arrival implies a packet")
+                };
+                prev = Some((p.time, p.loc.to_string()));
+                let id = next_seq;
+                next_seq += 1;
+                r.slots.push_back(Slot::Pending);
+                let view = PacketView {
+                    size: p.size,
+                    color: p.color,
+                    flow: p.flow,
+                };
+                let adv = advance(&mut r.chain.stages, &mut r.rngs, 0, id, view, now);
+                r.settle(id, p, now, adv, now, false)?;
+                lookahead = source.next_item()?;
+            }
+            (_, None) => break,
+        }
+    }
+    if r.slots.iter().any(|s| matches!(s, Slot::Held(..))) {
+        return Err(ConditionError::Internal(
+            "a shaper still holds packets but announces no release".into(),
+        ));
+    }
+    r.flush()?;
+    let mut summary = std::mem::take(&mut r.summary);
+    summary.stages = r
+        .chain
+        .stages
+        .iter()
+        .map(|s| match s {
+            Stage::Meter(m) => (m.kind_name().to_string(), *m.counters()),
+            Stage::Shaper(sh) => (sh.kind_name().to_string(), ColorCounters::default()),
+        })
+        .collect();
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::condition::chain::test_shaper::DelayFifo;
+    use crate::condition::chain::ShaperStage;
+    use crate::condition::trace::{Loc, Raw};
+    use qoslab_algo::meter::{
+        ColorMode, PolicerAction, SrTcm, SrTcmParams, TbPolicer, TbPolicerParams,
+    };
+    use qoslab_algo::{Duration, Rate};
+
+    struct VecSource(std::vec::IntoIter<Item>);
+    impl Source for VecSource {
+        fn next_item(&mut self) -> Result<Option<Item>, ConditionError> {
+            Ok(self.0.next())
+        }
+    }
+    /// Records (line, outcome) per packet, and None for passthrough items.
+    struct VecSink(Vec<Option<(Loc, Outcome)>>);
+    impl Sink for VecSink {
+        fn write(&mut self, item: &Item, o: Option<&Outcome>) -> Result<(), ConditionError> {
+            self.0.push(match (item, o) {
+                (Item::Packet(p), Some(o)) => Some((p.loc, *o)),
+                _ => None,
+            });
+            Ok(())
+        }
+    }
+    fn pkt(line: u64, time: u64, size: u32) -> Item {
+        Item::Packet(Packet {
+            loc: Loc::Line(line),
+            time,
+            size,
+            color: Color::Green,
+            flow: 0,
+            raw: Raw::Csv(Vec::new()),
+        })
+    }
+    fn fifo(cap: usize) -> Stage {
+        // 1 ms fixed delay, then serialised at 8 Mbit/s = 1 B/us.
+        Stage::Shaper(ShaperStage::TestFifo(DelayFifo::new(
+            Duration::from_millis(1),
+            Rate::from_mbps(8),
+            cap,
+        )))
+    }
+
+    #[test]
+    fn shaper_then_meter_departures_drops_and_order() {
+        // srTCM after the shaper: CIR 1 B/us, CBS 600, EBS 1000.
+        let sr = SrTcmParams::new(ColorMode::Blind, Rate::from_mbps(8), 600, 1000).unwrap();
+        let mut chain = Chain {
+            seed: 1,
+            af_class: 1,
+            stages: vec![fifo(2), Stage::Meter(Meter::SrTcm(SrTcm::new(sr)))],
+        };
+        let t0 = 10_000_000_000;
+        let items = vec![
+            pkt(2, t0, 500),           // ready 1 ms + 500 us = 1.5 ms
+            pkt(3, t0 + 100_000, 500), // ready max(1.1, 1.5) + 0.5 = 2.0 ms
+            pkt(4, t0 + 200_000, 500), // two queued, cap 2: dropped
+            Item::Passthrough {
+                bytes: vec![1],
+                frame: true,
+            },
+            pkt(6, t0 + 3_000_000, 1000), // queue empty again: ready 4 + 1 = 5 ms
+        ];
+        let mut sink = VecSink(Vec::new());
+        let s = run_chain(&mut chain, &mut VecSource(items.into_iter()), &mut sink).unwrap();
+        // Meter: 1.5 ms: Tc 600 >= 500 green (Tc 100); 2.0 ms: Tc 100 + 500 = 600 -> green
+        // (Tc 100); 5.0 ms: 1000 > CBS, Te = 1000 (full, overflow lost) -> yellow.
+        let dep = |ms_us: u64| Some(t0 + ms_us * 1000);
+        let want = vec![
+            Some((
+                Loc::Line(2),
+                Outcome {
+                    color: Color::Green,
+                    departure: dep(1500),
+                    dropped: None,
+                },
+            )),
+            Some((
+                Loc::Line(3),
+                Outcome {
+                    color: Color::Green,
+                    departure: dep(2000),
+                    dropped: None,
+                },
+            )),
+            Some((
+                Loc::Line(4),
+                Outcome {
+                    color: Color::Green,
+                    departure: None,
+                    dropped: Some("shaper-overflow"),
+                },
+            )),
+            None,
+            Some((
+                Loc::Line(6),
+                Outcome {
+                    color: Color::Yellow,
+                    departure: dep(5000),
+                    dropped: None,
+                },
+            )),
+        ];
+        assert_eq!(sink.0, want);
+        assert_eq!(
+            (s.shaper_drop_pkts, s.shaper_drop_bytes, s.non_ip_frames),
+            (1, 500, 1)
+        );
+        // Delays 1.5 + 1.9 + 2.0 ms.
+        assert_eq!(
+            (s.shaped_pkts, s.delay_sum_ns, s.delay_max_ns),
+            (3, 5_400_000, 2_000_000)
+        );
+        assert_eq!(s.out.pkts, [2, 1, 0]);
+        assert!(s
+            .render()
+            .contains("shaper delay: mean 0.001800000 s, max 0.002000000 s"));
+        assert_eq!(s.stages[0].0, "test-fifo");
+    }
+
+    #[test]
+    fn output_stays_in_input_order_when_a_later_packet_finishes_first() {
+        // Policer (600 B at 1 B/us) before the shaper: the second packet is dropped at once
+        // while the first is still held; it must still be written second.
+        let pol = TbPolicerParams::new(Rate::from_mbps(8), 600, PolicerAction::Drop).unwrap();
+        let mut chain = Chain {
+            seed: 1,
+            af_class: 1,
+            stages: vec![Stage::Meter(Meter::Policer(TbPolicer::new(pol))), fifo(10)],
+        };
+        let items = vec![pkt(2, 0, 500), pkt(3, 100_000, 500), pkt(4, 700_000, 100)];
+        let mut sink = VecSink(Vec::new());
+        let s = run_chain(&mut chain, &mut VecSource(items.into_iter()), &mut sink).unwrap();
+        let locs: Vec<Loc> = sink.0.iter().map(|e| e.unwrap().0).collect();
+        assert_eq!(locs, [Loc::Line(2), Loc::Line(3), Loc::Line(4)]);
+        assert_eq!(sink.0[1].unwrap().1.dropped, Some("policed"));
+        // Third: the policer has 100 (left by the first) + 700 us × 1 B/us = 800 >= 100 ->
+        // pass; shaper: ready max(0.7 + 1, 1.5) ms + 0.1 ms = 1.8 ms.
+        assert_eq!(sink.0[2].unwrap().1.departure, Some(1_800_000));
+        assert_eq!((s.policed_pkts, s.shaped_pkts), (1, 2));
+    }
+}
