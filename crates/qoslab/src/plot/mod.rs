@@ -33,13 +33,26 @@ pub struct Series {
 
 impl Series {
     pub fn line(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
-        Series { name: name.into(), points, style: Style::Line }
+        Series {
+            name: name.into(),
+            points,
+            style: Style::Line,
+        }
     }
     pub fn step(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
-        Series { name: name.into(), points, style: Style::Step }
+        Series {
+            name: name.into(),
+            points,
+            style: Style::Step,
+        }
     }
+    #[allow(dead_code)] // histogram plots; no experiment draws one yet
     pub fn bars(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
-        Series { name: name.into(), points, style: Style::Bars }
+        Series {
+            name: name.into(),
+            points,
+            style: Style::Bars,
+        }
     }
 }
 
@@ -59,7 +72,9 @@ pub struct Plot {
 }
 
 /// Series colours, cycled (colour-blind friendly "Okabe–Ito" order).
-const PALETTE: [&str; 8] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"];
+const PALETTE: [&str; 8] = [
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442",
+];
 
 const MARGIN_LEFT: f64 = 70.0;
 const MARGIN_RIGHT: f64 = 20.0;
@@ -67,7 +82,11 @@ const MARGIN_TOP: f64 = 40.0;
 const MARGIN_BOTTOM: f64 = 55.0;
 
 impl Plot {
-    pub fn new(title: impl Into<String>, x_label: impl Into<String>, y_label: impl Into<String>) -> Plot {
+    pub fn new(
+        title: impl Into<String>,
+        x_label: impl Into<String>,
+        y_label: impl Into<String>,
+    ) -> Plot {
         Plot {
             title: title.into(),
             x_label: x_label.into(),
@@ -131,19 +150,42 @@ impl Plot {
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="sans-serif" font-size="12">"#,
             self.width, self.height, self.width, self.height
         );
-        let _ = writeln!(s, r#"<rect x="0" y="0" width="{}" height="{}" fill="white"/>"#, self.width, self.height);
-        let _ = writeln!(s, r#"<text x="{:.2}" y="22" text-anchor="middle" font-size="15">{}</text>"#, w / 2.0, esc(&self.title));
+        let _ = writeln!(
+            s,
+            r#"<rect x="0" y="0" width="{}" height="{}" fill="white"/>"#,
+            self.width, self.height
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.2}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
+            w / 2.0,
+            esc(&self.title)
+        );
         // Grid and ticks.
         s.push_str("<g class=\"axes\" stroke=\"#000\" stroke-width=\"1\">\n");
         for &t in &x_ticks {
             let x = sx(t);
-            let _ = writeln!(s, r##"<line x1="{x:.2}" y1="{py0:.2}" x2="{x:.2}" y2="{py1:.2}" stroke="#ddd"/>"##);
-            let _ = writeln!(s, r#"<line x1="{x:.2}" y1="{py0:.2}" x2="{x:.2}" y2="{:.2}"/>"#, py0 + 5.0);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{x:.2}" y1="{py0:.2}" x2="{x:.2}" y2="{py1:.2}" stroke="#ddd"/>"##
+            );
+            let _ = writeln!(
+                s,
+                r#"<line x1="{x:.2}" y1="{py0:.2}" x2="{x:.2}" y2="{:.2}"/>"#,
+                py0 + 5.0
+            );
         }
         for &t in &y_ticks {
             let y = sy(t);
-            let _ = writeln!(s, r##"<line x1="{px0:.2}" y1="{y:.2}" x2="{px1:.2}" y2="{y:.2}" stroke="#ddd"/>"##);
-            let _ = writeln!(s, r#"<line x1="{:.2}" y1="{y:.2}" x2="{px0:.2}" y2="{y:.2}"/>"#, px0 - 5.0);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{px0:.2}" y1="{y:.2}" x2="{px1:.2}" y2="{y:.2}" stroke="#ddd"/>"##
+            );
+            let _ = writeln!(
+                s,
+                r#"<line x1="{:.2}" y1="{y:.2}" x2="{px0:.2}" y2="{y:.2}"/>"#,
+                px0 - 5.0
+            );
         }
         let _ = writeln!(
             s,
@@ -153,10 +195,22 @@ impl Plot {
         );
         s.push_str("</g>\n<g class=\"tick-labels\">\n");
         for &t in &x_ticks {
-            let _ = writeln!(s, r#"<text x="{:.2}" y="{:.2}" text-anchor="middle">{}</text>"#, sx(t), py0 + 19.0, fmt_tick(t));
+            let _ = writeln!(
+                s,
+                r#"<text x="{:.2}" y="{:.2}" text-anchor="middle">{}</text>"#,
+                sx(t),
+                py0 + 19.0,
+                fmt_tick(t)
+            );
         }
         for &t in &y_ticks {
-            let _ = writeln!(s, r#"<text x="{:.2}" y="{:.2}" text-anchor="end">{}</text>"#, px0 - 8.0, sy(t) + 4.0, fmt_tick(t));
+            let _ = writeln!(
+                s,
+                r#"<text x="{:.2}" y="{:.2}" text-anchor="end">{}</text>"#,
+                px0 - 8.0,
+                sy(t) + 4.0,
+                fmt_tick(t)
+            );
         }
         s.push_str("</g>\n");
         let _ = writeln!(
@@ -176,8 +230,12 @@ impl Plot {
         // Series.
         for (i, ser) in self.series.iter().enumerate() {
             let colour = PALETTE[i % PALETTE.len()];
-            let pts: Vec<(f64, f64)> =
-                ser.points.iter().copied().filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
+            let pts: Vec<(f64, f64)> = ser
+                .points
+                .iter()
+                .copied()
+                .filter(|(x, y)| x.is_finite() && y.is_finite())
+                .collect();
             let _ = writeln!(s, r#"<g class="series" data-name="{}">"#, esc(&ser.name));
             match ser.style {
                 Style::Line | Style::Step => {
@@ -199,7 +257,10 @@ impl Plot {
                             }
                             prev = Some((x, y));
                         }
-                        let _ = writeln!(s, r#"<path d="{d}" fill="none" stroke="{colour}" stroke-width="1.5"/>"#);
+                        let _ = writeln!(
+                            s,
+                            r#"<path d="{d}" fill="none" stroke="{colour}" stroke-width="1.5"/>"#
+                        );
                     }
                 }
                 Style::Bars => {
@@ -218,21 +279,41 @@ impl Plot {
             }
             s.push_str("</g>\n");
         }
-        // Legend (top right, inside the frame).
+        // Legend (top right, inside the frame), on a white box sized to the longest name
+        // (about 7 px per character at 12 px).
         if !self.series.is_empty() {
+            let longest = self
+                .series
+                .iter()
+                .map(|x| x.name.chars().count())
+                .max()
+                .unwrap_or(0) as f64;
+            let bw = 40.0 + 7.0 * longest;
+            let bx = px1 - bw - 6.0;
             s.push_str("<g class=\"legend\">\n");
+            let _ = writeln!(
+                s,
+                r##"<rect x="{bx:.2}" y="{:.2}" width="{bw:.2}" height="{:.2}" fill="white" fill-opacity="0.85" stroke="#999"/>"##,
+                py1 + 4.0,
+                8.0 + 16.0 * self.series.len() as f64
+            );
             for (i, ser) in self.series.iter().enumerate() {
                 let colour = PALETTE[i % PALETTE.len()];
-                let y = py1 + 14.0 + 16.0 * i as f64;
-                let x = px1 - 150.0;
+                let y = py1 + 20.0 + 16.0 * i as f64;
                 let _ = writeln!(
                     s,
-                    r#"<line x1="{x:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{colour}" stroke-width="3"/>"#,
+                    r#"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{colour}" stroke-width="3"/>"#,
+                    bx + 6.0,
                     y - 4.0,
-                    x + 20.0,
+                    bx + 26.0,
                     y - 4.0
                 );
-                let _ = writeln!(s, r#"<text x="{:.2}" y="{y:.2}">{}</text>"#, x + 26.0, esc(&ser.name));
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{:.2}" y="{y:.2}">{}</text>"#,
+                    bx + 32.0,
+                    esc(&ser.name)
+                );
             }
             s.push_str("</g>\n");
         }
@@ -345,6 +426,7 @@ pub fn cdf_from_hist(hist: &[u64]) -> Vec<(f64, f64)> {
 }
 
 /// The probability mass of a histogram in bins of `bin` values: (bin centre, fraction).
+#[allow(dead_code)] // histogram plots; no experiment draws one yet
 pub fn pmf_from_hist(hist: &[u64], bin: usize) -> Vec<(f64, f64)> {
     let bin = bin.max(1);
     let n: u64 = hist.iter().sum();
@@ -355,7 +437,10 @@ pub fn pmf_from_hist(hist: &[u64], bin: usize) -> Vec<(f64, f64)> {
         .enumerate()
         .map(|(i, c)| {
             let lo = (i * bin) as f64;
-            (lo + (bin as f64 - 1.0) / 2.0, c.iter().sum::<u64>() as f64 / n as f64)
+            (
+                lo + (bin as f64 - 1.0) / 2.0,
+                c.iter().sum::<u64>() as f64 / n as f64,
+            )
         })
         .collect()
 }
@@ -372,14 +457,20 @@ mod tests {
         assert!((nice_step(1.0, 6) - 0.2).abs() < 1e-12);
         // span 15 over 6: raw 2.5 -> mag 1, f 2.5 -> 5
         assert_eq!(nice_step(15.0, 6), 5.0);
-        assert_eq!(nice_ticks(0.0, 100.0, 6), vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
+        assert_eq!(
+            nice_ticks(0.0, 100.0, 6),
+            vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]
+        );
         assert_eq!(nice_ticks(3.0, 17.0, 6), vec![5.0, 10.0, 15.0]);
     }
 
     #[test]
     fn cdf_and_pmf_hand_computed() {
         // counts 1, 0, 3 of values 0, 1, 2: n = 4; CDF 0.25, 0.25, 1
-        assert_eq!(cdf_from_hist(&[1, 0, 3]), vec![(0.0, 0.25), (1.0, 0.25), (2.0, 1.0)]);
+        assert_eq!(
+            cdf_from_hist(&[1, 0, 3]),
+            vec![(0.0, 0.25), (1.0, 0.25), (2.0, 1.0)]
+        );
         // bins of 2: {0,1} -> 1/4 at centre 0.5; {2} -> 3/4 at centre 2.5
         assert_eq!(pmf_from_hist(&[1, 0, 3], 2), vec![(0.5, 0.25), (2.5, 0.75)]);
         assert!(cdf_from_hist(&[0, 0]).is_empty());

@@ -57,6 +57,7 @@ pub enum SeedPolicy {
     /// Seeds 1..=N (N from `--seeds`, `--quick` or the experiment's default).
     Replicate,
     /// A deterministic variant: one run with this seed, whatever N is.
+    #[allow(dead_code)] // for deterministic variants; the current experiments all replicate
     Fixed(u64),
 }
 
@@ -107,17 +108,26 @@ pub struct Figure {
 pub enum FigureKind {
     /// Queue length (packets) of `link` over time, one series per (label, variant), from
     /// the seed-1 run's samples; `with_avg` adds each variant's averaged queue length.
-    QueueSeries { link: String, series: Vec<(String, usize)>, with_avg: bool },
+    QueueSeries {
+        link: String,
+        series: Vec<(String, usize)>,
+        with_avg: bool,
+    },
     /// Cumulative distribution of the queue length seen by arrivals at `link`, one series
     /// per (label, variant), from the histograms of all seeds summed.
-    QueueCdf { link: String, series: Vec<(String, usize)> },
+    QueueCdf {
+        link: String,
+        series: Vec<(String, usize)>,
+    },
 }
 
 impl FigureKind {
     /// The variants the figure needs.
     pub fn variants(&self) -> impl Iterator<Item = usize> + '_ {
         match self {
-            FigureKind::QueueSeries { series, .. } | FigureKind::QueueCdf { series, .. } => series.iter().map(|s| s.1),
+            FigureKind::QueueSeries { series, .. } | FigureKind::QueueCdf { series, .. } => {
+                series.iter().map(|s| s.1)
+            }
         }
     }
     pub fn needs_samples(&self) -> bool {
@@ -138,24 +148,47 @@ impl Experiment {
     /// Checks the definition: unique ids, rows as wide as the columns, indices in range,
     /// links named by metrics and figures present in their variants.
     pub fn check(&self) -> Result<(), String> {
-        let mut ids: Vec<&str> = self.tables.iter().map(|t| t.id).chain(self.figures.iter().map(|f| f.id)).collect();
+        let mut ids: Vec<&str> = self
+            .tables
+            .iter()
+            .map(|t| t.id)
+            .chain(self.figures.iter().map(|f| f.id))
+            .collect();
         ids.sort_unstable();
         if let Some(w) = ids.windows(2).find(|w| w[0] == w[1]) {
-            return Err(format!("{}: duplicate table/figure id `{}`", self.name, w[0]));
+            return Err(format!(
+                "{}: duplicate table/figure id `{}`",
+                self.name, w[0]
+            ));
         }
-        let has_link = |v: usize, link: &str| self.variants[v].scenario.links.iter().any(|l| l.name == link);
+        let has_link = |v: usize, link: &str| {
+            self.variants[v]
+                .scenario
+                .links
+                .iter()
+                .any(|l| l.name == link)
+        };
         for t in &self.tables {
             for r in &t.rows {
                 if r.keys.len() != t.keys.len() || r.cells.len() != t.columns.len() {
-                    return Err(format!("{} table {}: row {:?} does not match the columns", self.name, t.id, r.keys));
+                    return Err(format!(
+                        "{} table {}: row {:?} does not match the columns",
+                        self.name, t.id, r.keys
+                    ));
                 }
                 if r.variant >= self.variants.len() {
-                    return Err(format!("{} table {}: row {:?} names no variant", self.name, t.id, r.keys));
+                    return Err(format!(
+                        "{} table {}: row {:?} names no variant",
+                        self.name, t.id, r.keys
+                    ));
                 }
                 for c in &r.cells {
                     if let Some(l) = c.link() {
                         if !has_link(r.variant, l) {
-                            return Err(format!("{} table {}: row {:?}: no link `{l}`", self.name, t.id, r.keys));
+                            return Err(format!(
+                                "{} table {}: row {:?}: no link `{l}`",
+                                self.name, t.id, r.keys
+                            ));
                         }
                     }
                 }
@@ -166,7 +199,8 @@ impl Experiment {
                 if v >= self.variants.len() {
                     return Err(format!("{} {}: names no variant", self.name, f.id));
                 }
-                let (FigureKind::QueueSeries { link, .. } | FigureKind::QueueCdf { link, .. }) = &f.kind;
+                let (FigureKind::QueueSeries { link, .. } | FigureKind::QueueCdf { link, .. }) =
+                    &f.kind;
                 if !has_link(v, link) {
                     return Err(format!("{} {}: no link `{link}`", self.name, f.id));
                 }

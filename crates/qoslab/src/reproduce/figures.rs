@@ -16,22 +16,44 @@ use super::runner::RunOutput;
 /// Draws `fig`; `runs_of(v)` gives the runs of variant `v` in seed order.
 pub fn draw<'a>(fig: &Figure, runs_of: impl Fn(usize) -> Vec<&'a RunOutput>) -> String {
     match &fig.kind {
-        FigureKind::QueueSeries { link, series, with_avg } => {
-            let mut p = Plot::new(&fig.title, "time (s)", "queue length (packets, periodic samples)");
+        FigureKind::QueueSeries {
+            link,
+            series,
+            with_avg,
+        } => {
+            let mut p = Plot::new(
+                &fig.title,
+                "time (s)",
+                "queue length (packets, periodic samples)",
+            );
             for (label, v) in series {
                 let runs = runs_of(*v);
                 let Some(run) = runs.first() else { continue };
-                let Some(li) = run.links.iter().position(|l| l == link) else { continue };
+                let Some(li) = run.links.iter().position(|l| l == link) else {
+                    continue;
+                };
                 let pts = run.samples.iter().filter(|s| s.link as usize == li);
-                p.series.push(Series::line(label.clone(), pts.clone().map(|s| (s.t_ns as f64 * 1e-9, s.pkts as f64)).collect()));
+                p.series.push(Series::line(
+                    label.clone(),
+                    pts.clone()
+                        .map(|s| (s.t_ns as f64 * 1e-9, s.pkts as f64))
+                        .collect(),
+                ));
                 if *with_avg {
-                    p.series.push(Series::line(format!("{label} (average)"), pts.map(|s| (s.t_ns as f64 * 1e-9, s.avg)).collect()));
+                    p.series.push(Series::line(
+                        format!("{label} (average)"),
+                        pts.map(|s| (s.t_ns as f64 * 1e-9, s.avg)).collect(),
+                    ));
                 }
             }
             p.to_svg()
         }
         FigureKind::QueueCdf { link, series } => {
-            let mut p = Plot::new(&fig.title, "queue length seen by arrivals (packets)", "cumulative probability");
+            let mut p = Plot::new(
+                &fig.title,
+                "queue length seen by arrivals (packets)",
+                "cumulative probability",
+            );
             p.y_range = Some((0.0, 1.0));
             for (label, v) in series {
                 let mut hist: Vec<u64> = Vec::new();
@@ -45,7 +67,8 @@ pub fn draw<'a>(fig: &Figure, runs_of: impl Fn(usize) -> Vec<&'a RunOutput>) -> 
                         }
                     }
                 }
-                p.series.push(Series::step(label.clone(), cdf_from_hist(&hist)));
+                p.series
+                    .push(Series::step(label.clone(), cdf_from_hist(&hist)));
             }
             p.to_svg()
         }

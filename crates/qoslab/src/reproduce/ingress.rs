@@ -30,7 +30,13 @@ pub enum Conditioner {
     Tsw2cm { target: Rate, window: Duration },
     /// RFC 2698 trTCM (colour-blind), optionally preceded by a rate adaptive shaper
     /// (RFC 2963 §2.4 trRAS or §3.4 G-trRAS).
-    TrTcm { cir: Rate, pir: Rate, cbs: u64, pbs: u64, shaper: Option<RasShaper> },
+    TrTcm {
+        cir: Rate,
+        pir: Rate,
+        cbs: u64,
+        pbs: u64,
+        shaper: Option<RasShaper>,
+    },
 }
 
 /// Which RFC 2963 shaper precedes a trTCM.
@@ -63,9 +69,19 @@ impl Conditioner {
     pub fn describe(&self) -> String {
         match self {
             Conditioner::Tsw2cm { target, window } => {
-                format!("tsw2cm {{ target = {} Mb/s, window = {} s }}", target.0 as f64 / 1e6, window.as_secs_f64())
+                format!(
+                    "tsw2cm {{ target = {} Mb/s, window = {} s }}",
+                    target.0 as f64 / 1e6,
+                    window.as_secs_f64()
+                )
             }
-            Conditioner::TrTcm { cir, pir, cbs, pbs, shaper } => {
+            Conditioner::TrTcm {
+                cir,
+                pir,
+                cbs,
+                pbs,
+                shaper,
+            } => {
                 let sh = match shaper {
                     None => String::new(),
                     Some(s) => format!(

@@ -11,6 +11,7 @@ use qoslab_sim::result::{QueueResult, RunResult};
 /// A set of flows, by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FlowSel {
+    #[allow(dead_code)] // used by tests; the current experiments select by prefix
     All,
     /// Flows whose name starts with this prefix (e.g. "C1/" for the hosts of LAN C1).
     Prefix(String),

@@ -64,23 +64,39 @@ pub struct ReproduceArgs {
 /// Why `reproduce` failed.
 #[derive(Debug)]
 pub enum ReproduceError {
-    UnknownExperiment { name: String, known: Vec<&'static str> },
-    UnknownTable { experiment: &'static str, table: String, known: Vec<&'static str> },
+    UnknownExperiment {
+        name: String,
+        known: Vec<&'static str>,
+    },
+    UnknownTable {
+        experiment: &'static str,
+        table: String,
+        known: Vec<&'static str>,
+    },
     BadArgs(String),
     /// The engine lacks a feature the experiment needs (e.g. TCP, ingress conditioners).
     Unsupported(Vec<String>),
     /// A run failed (a refused scenario, a failed conservation check).
-    Run { variant: String, seed: u64, msg: String },
+    Run {
+        variant: String,
+        seed: u64,
+        msg: String,
+    },
     /// The experiment's definition or a published-data file is broken.
     Definition(String),
-    Io { path: PathBuf, err: std::io::Error },
+    Io {
+        path: PathBuf,
+        err: std::io::Error,
+    },
 }
 
 impl ReproduceError {
     /// 2 for bad command-line input, 1 otherwise (as the rest of the CLI).
     pub fn exit_code(&self) -> u8 {
         match self {
-            ReproduceError::UnknownExperiment { .. } | ReproduceError::UnknownTable { .. } | ReproduceError::BadArgs(_) => 2,
+            ReproduceError::UnknownExperiment { .. }
+            | ReproduceError::UnknownTable { .. }
+            | ReproduceError::BadArgs(_) => 2,
             ReproduceError::Unsupported(_)
             | ReproduceError::Run { .. }
             | ReproduceError::Definition(_)
@@ -95,14 +111,28 @@ impl std::fmt::Display for ReproduceError {
             ReproduceError::UnknownExperiment { name, known } => {
                 write!(f, "no experiment `{name}` (known: {})", known.join(", "))
             }
-            ReproduceError::UnknownTable { experiment, table, known } => {
-                write!(f, "{experiment} has no table or figure `{table}` (known: {})", known.join(", "))
+            ReproduceError::UnknownTable {
+                experiment,
+                table,
+                known,
+            } => {
+                write!(
+                    f,
+                    "{experiment} has no table or figure `{table}` (known: {})",
+                    known.join(", ")
+                )
             }
             ReproduceError::BadArgs(m) => f.write_str(m),
             ReproduceError::Unsupported(ms) => {
-                write!(f, "this experiment cannot run yet; the engine lacks:\n  {}", ms.join("\n  "))
+                write!(
+                    f,
+                    "this experiment cannot run yet; the engine lacks:\n  {}",
+                    ms.join("\n  ")
+                )
             }
-            ReproduceError::Run { variant, seed, msg } => write!(f, "run `{variant}` seed {seed}: {msg}"),
+            ReproduceError::Run { variant, seed, msg } => {
+                write!(f, "run `{variant}` seed {seed}: {msg}")
+            }
             ReproduceError::Definition(m) => write!(f, "experiment definition: {m}"),
             ReproduceError::Io { path, err } => write!(f, "writing {}: {err}", path.display()),
         }
@@ -138,9 +168,11 @@ pub struct Outcome {
 /// `qoslab reproduce`: runs, prints the report, writes the files.
 pub fn run(args: ReproduceArgs) -> Result<(), ReproduceError> {
     let exps = registry();
-    let exp = exps.iter().find(|e| e.name == args.name).ok_or_else(|| ReproduceError::UnknownExperiment {
-        name: args.name.clone(),
-        known: exps.iter().map(|e| e.name).collect(),
+    let exp = exps.iter().find(|e| e.name == args.name).ok_or_else(|| {
+        ReproduceError::UnknownExperiment {
+            name: args.name.clone(),
+            known: exps.iter().map(|e| e.name).collect(),
+        }
     })?;
     let opts = Options {
         table: args.table,
@@ -151,16 +183,28 @@ pub fn run(args: ReproduceArgs) -> Result<(), ReproduceError> {
     };
     let t0 = std::time::Instant::now();
     let outcome = reproduce(exp, &opts)?;
-    let dir = args.out.unwrap_or_else(|| PathBuf::from("out").join("reproduce").join(exp.name));
+    let dir = args
+        .out
+        .unwrap_or_else(|| PathBuf::from("out").join("reproduce").join(exp.name));
     write_files(&dir, &outcome.files)?;
     print!("{}", outcome.text);
     println!("wrote {} ({} files)", dir.display(), outcome.files.len());
-    eprintln!("{} runs in {:.1} s wall", outcome.runs, t0.elapsed().as_secs_f64());
+    eprintln!(
+        "{} runs in {:.1} s wall",
+        outcome.runs,
+        t0.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
-pub fn write_files(dir: &std::path::Path, files: &[(String, String)]) -> Result<(), ReproduceError> {
-    std::fs::create_dir_all(dir).map_err(|err| ReproduceError::Io { path: dir.to_path_buf(), err })?;
+pub fn write_files(
+    dir: &std::path::Path,
+    files: &[(String, String)],
+) -> Result<(), ReproduceError> {
+    std::fs::create_dir_all(dir).map_err(|err| ReproduceError::Io {
+        path: dir.to_path_buf(),
+        err,
+    })?;
     for (name, body) in files {
         let path = dir.join(name);
         std::fs::write(&path, body).map_err(|err| ReproduceError::Io { path, err })?;
@@ -183,19 +227,36 @@ pub fn reproduce(exp: &Experiment, opts: &Options) -> Result<Outcome, ReproduceE
     let (tables, figures): (Vec<_>, Vec<_>) = match &opts.table {
         None => (exp.tables.iter().collect(), exp.figures.iter().collect()),
         Some(t) => {
-            let tables: Vec<_> = exp.tables.iter().filter(|x| x.id.eq_ignore_ascii_case(t)).collect();
-            let figures: Vec<_> = exp.figures.iter().filter(|x| x.id.eq_ignore_ascii_case(t)).collect();
+            let tables: Vec<_> = exp
+                .tables
+                .iter()
+                .filter(|x| x.id.eq_ignore_ascii_case(t))
+                .collect();
+            let figures: Vec<_> = exp
+                .figures
+                .iter()
+                .filter(|x| x.id.eq_ignore_ascii_case(t))
+                .collect();
             if tables.is_empty() && figures.is_empty() {
                 return Err(ReproduceError::UnknownTable {
                     experiment: exp.name,
                     table: t.clone(),
-                    known: exp.tables.iter().map(|x| x.id).chain(exp.figures.iter().map(|x| x.id)).collect(),
+                    known: exp
+                        .tables
+                        .iter()
+                        .map(|x| x.id)
+                        .chain(exp.figures.iter().map(|x| x.id))
+                        .collect(),
                 });
             }
             (tables, figures)
         }
     };
-    let seeds = opts.seeds.unwrap_or(if opts.quick { exp.quick.seeds } else { exp.seeds });
+    let seeds = opts.seeds.unwrap_or(if opts.quick {
+        exp.quick.seeds
+    } else {
+        exp.seeds
+    });
     if seeds == 0 {
         return Err(ReproduceError::BadArgs("--seeds must be at least 1".into()));
     }
@@ -236,7 +297,12 @@ pub fn reproduce(exp: &Experiment, opts: &Options) -> Result<Outcome, ReproduceE
             SeedPolicy::Fixed(s) => vec![s],
         };
         for (k, seed) in seed_list.into_iter().enumerate() {
-            jobs.push(Job { variant: vi, seed, keep_samples: samples[vi] && k == 0, scenario: sc.clone() });
+            jobs.push(Job {
+                variant: vi,
+                seed,
+                keep_samples: samples[vi] && k == 0,
+                scenario: sc.clone(),
+            });
         }
     }
     if !unsupported.is_empty() {
@@ -252,7 +318,9 @@ pub fn reproduce(exp: &Experiment, opts: &Options) -> Result<Outcome, ReproduceE
     }
     // Run.
     let threads = if opts.threads == 0 {
-        std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
     } else {
         opts.threads
     };
@@ -264,9 +332,14 @@ pub fn reproduce(exp: &Experiment, opts: &Options) -> Result<Outcome, ReproduceE
         |done, total| bar.update(done as f64 / total as f64, &format!("{done}/{total} runs")),
     );
     bar.finish();
-    let mut outputs: Vec<Vec<(u64, RunOutput)>> = (0..exp.variants.len()).map(|_| Vec::new()).collect();
+    let mut outputs: Vec<Vec<(u64, RunOutput)>> =
+        (0..exp.variants.len()).map(|_| Vec::new()).collect();
     for (j, r) in jobs.iter().zip(results) {
-        let out = r.map_err(|msg| ReproduceError::Run { variant: exp.variants[j.variant].key.clone(), seed: j.seed, msg })?;
+        let out = r.map_err(|msg| ReproduceError::Run {
+            variant: exp.variants[j.variant].key.clone(),
+            seed: j.seed,
+            msg,
+        })?;
         outputs[j.variant].push((j.seed, out));
     }
     // Tables.
@@ -286,24 +359,37 @@ pub fn reproduce(exp: &Experiment, opts: &Options) -> Result<Outcome, ReproduceE
             let runs = &outputs[r.variant];
             let mut row = Vec::new();
             for (col, m) in t.columns.iter().zip(&r.cells) {
-                let values: Vec<f64> = runs.iter().map(|(_, o)| m.extract(&o.result).unwrap_or(f64::NAN)).collect();
+                let values: Vec<f64> = runs
+                    .iter()
+                    .map(|(_, o)| m.extract(&o.result).unwrap_or(f64::NAN))
+                    .collect();
                 row.push(CellResult {
                     ours: Summary::of(&values),
                     seeds: runs.iter().map(|(s, _)| *s).collect(),
                     values,
-                    published: published.as_ref().and_then(|p| p.value(&t.keys, &r.keys, col.name)),
+                    published: published
+                        .as_ref()
+                        .and_then(|p| p.value(&t.keys, &r.keys, col.name)),
                 });
             }
             cells.push(row);
         }
-        let tr = TableResult { table: t, cells, published_notes: published.map(|p| p.notes).unwrap_or_default() };
+        let tr = TableResult {
+            table: t,
+            cells,
+            published_notes: published.map(|p| p.notes).unwrap_or_default(),
+        };
         let scen = &exp.variants[t.rows[0].variant].scenario;
         let (dur, warm) = if opts.quick {
-            (exp.quick.duration.as_secs_f64(), exp.quick.warmup.as_secs_f64())
+            (
+                exp.quick.duration.as_secs_f64(),
+                exp.quick.warmup.as_secs_f64(),
+            )
         } else {
             (scen.duration.as_secs_f64(), scen.warmup.as_secs_f64())
         };
-        let note = format!("mean over seeds 1..={seeds}, {dur} s simulated, statistics after {warm} s");
+        let note =
+            format!("mean over seeds 1..={seeds}, {dur} s simulated, statistics after {warm} s");
         text.push_str(&tr.to_text(&note));
         text.push('\n');
         files.push((format!("table_{}.csv", t.id), tr.to_csv()));
@@ -322,5 +408,9 @@ pub fn reproduce(exp: &Experiment, opts: &Options) -> Result<Outcome, ReproduceE
         }
     }
     files.insert(0, ("report.txt".to_string(), text.clone()));
-    Ok(Outcome { text, files, runs: jobs.len() })
+    Ok(Outcome {
+        text,
+        files,
+        runs: jobs.len(),
+    })
 }

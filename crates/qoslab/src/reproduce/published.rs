@@ -9,26 +9,60 @@
 
 /// The data files, by path under `data/`.
 const FILES: &[(&str, &str)] = &[
-    ("rio-hori2001/table1.csv", include_str!("../../../../data/rio-hori2001/table1.csv")),
-    ("rio-hori2001/table2.csv", include_str!("../../../../data/rio-hori2001/table2.csv")),
-    ("rio-hori2001/table3.csv", include_str!("../../../../data/rio-hori2001/table3.csv")),
-    ("rio-hori2001/table4.csv", include_str!("../../../../data/rio-hori2001/table4.csv")),
-    ("rfc2963/table_a2.csv", include_str!("../../../../data/rfc2963/table_a2.csv")),
-    ("rfc2963/table_a3.csv", include_str!("../../../../data/rfc2963/table_a3.csv")),
-    ("rfc2963/table_a4.csv", include_str!("../../../../data/rfc2963/table_a4.csv")),
-    ("rfc2963/table_a5.csv", include_str!("../../../../data/rfc2963/table_a5.csv")),
-    ("rfc2963/table_a6.csv", include_str!("../../../../data/rfc2963/table_a6.csv")),
-    ("rfc2963/table_a7.csv", include_str!("../../../../data/rfc2963/table_a7.csv")),
+    (
+        "rio-hori2001/table1.csv",
+        include_str!("../../../../data/rio-hori2001/table1.csv"),
+    ),
+    (
+        "rio-hori2001/table2.csv",
+        include_str!("../../../../data/rio-hori2001/table2.csv"),
+    ),
+    (
+        "rio-hori2001/table3.csv",
+        include_str!("../../../../data/rio-hori2001/table3.csv"),
+    ),
+    (
+        "rio-hori2001/table4.csv",
+        include_str!("../../../../data/rio-hori2001/table4.csv"),
+    ),
+    (
+        "rfc2963/table_a2.csv",
+        include_str!("../../../../data/rfc2963/table_a2.csv"),
+    ),
+    (
+        "rfc2963/table_a3.csv",
+        include_str!("../../../../data/rfc2963/table_a3.csv"),
+    ),
+    (
+        "rfc2963/table_a4.csv",
+        include_str!("../../../../data/rfc2963/table_a4.csv"),
+    ),
+    (
+        "rfc2963/table_a5.csv",
+        include_str!("../../../../data/rfc2963/table_a5.csv"),
+    ),
+    (
+        "rfc2963/table_a6.csv",
+        include_str!("../../../../data/rfc2963/table_a6.csv"),
+    ),
+    (
+        "rfc2963/table_a7.csv",
+        include_str!("../../../../data/rfc2963/table_a7.csv"),
+    ),
 ];
 
 /// The paths of all embedded data files.
+#[allow(dead_code)] // used by tests
 pub fn files() -> impl Iterator<Item = &'static str> {
     FILES.iter().map(|f| f.0)
 }
 
 /// An embedded data file, parsed.
 pub fn load(path: &str) -> Result<Published, String> {
-    let (_, text) = FILES.iter().find(|f| f.0 == path).ok_or_else(|| format!("no published-data file `{path}`"))?;
+    let (_, text) = FILES
+        .iter()
+        .find(|f| f.0 == path)
+        .ok_or_else(|| format!("no published-data file `{path}`"))?;
     Published::parse(path, text)
 }
 
@@ -83,20 +117,40 @@ impl Published {
                 }
                 Some(cols) => {
                     if f.len() != cols.len() + 3 {
-                        return Err(format!("{}: {} fields, the header has {}", at(), f.len(), cols.len() + 3));
+                        return Err(format!(
+                            "{}: {} fields, the header has {}",
+                            at(),
+                            f.len(),
+                            cols.len() + 3
+                        ));
                     }
-                    let row = f[2].parse::<u32>().map_err(|_| format!("{}: row `{}` is not a number", at(), f[2]))?;
+                    let row = f[2]
+                        .parse::<u32>()
+                        .map_err(|_| format!("{}: row `{}` is not a number", at(), f[2]))?;
                     for (c, v) in cols.iter().zip(&f[3..]) {
                         if !v.is_empty() && v.parse::<f64>().is_err() && !is_key_like(v) {
-                            return Err(format!("{}: column `{c}`: `{v}` is neither a number nor a key", at()));
+                            return Err(format!(
+                                "{}: column `{c}`: `{v}` is neither a number nor a key",
+                                at()
+                            ));
                         }
                     }
-                    rows.push(PublishedRow { document: f[0].clone(), table: f[1].clone(), row, fields: f[3..].to_vec() });
+                    rows.push(PublishedRow {
+                        document: f[0].clone(),
+                        table: f[1].clone(),
+                        row,
+                        fields: f[3..].to_vec(),
+                    });
                 }
             }
         }
         let columns = columns.ok_or_else(|| format!("{file}: no header line"))?;
-        Ok(Published { file: file.to_string(), notes, columns, rows })
+        Ok(Published {
+            file: file.to_string(),
+            notes,
+            columns,
+            rows,
+        })
     }
 
     fn column(&self, name: &str) -> Option<usize> {
@@ -105,8 +159,13 @@ impl Published {
 
     /// The row whose key columns hold `keys`.
     pub fn find(&self, key_names: &[&str], keys: &[String]) -> Option<&PublishedRow> {
-        let idx: Vec<usize> = key_names.iter().map(|k| self.column(k)).collect::<Option<_>>()?;
-        self.rows.iter().find(|r| idx.iter().zip(keys).all(|(&i, k)| r.fields[i] == *k))
+        let idx: Vec<usize> = key_names
+            .iter()
+            .map(|k| self.column(k))
+            .collect::<Option<_>>()?;
+        self.rows
+            .iter()
+            .find(|r| idx.iter().zip(keys).all(|(&i, k)| r.fields[i] == *k))
     }
 
     /// The published value of `column` in the row with these keys; None when the row, the
@@ -118,18 +177,25 @@ impl Published {
     }
 
     /// Rows that have at least one value.
+    #[allow(dead_code)] // used by tests
     pub fn rows_with_values(&self, key_names: &[&str]) -> usize {
         let keys: Vec<usize> = key_names.iter().filter_map(|k| self.column(k)).collect();
         self.rows
             .iter()
-            .filter(|r| r.fields.iter().enumerate().any(|(i, v)| !keys.contains(&i) && !v.is_empty()))
+            .filter(|r| {
+                r.fields
+                    .iter()
+                    .enumerate()
+                    .any(|(i, v)| !keys.contains(&i) && !v.is_empty())
+            })
             .count()
     }
 }
 
 /// Keys such as "1/10", "2Mbps", "Reno".
 fn is_key_like(v: &str) -> bool {
-    v.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '[' | ']' | ' '))
+    v.chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | '[' | ']' | ' '))
 }
 
 #[cfg(test)]
@@ -151,10 +217,20 @@ mod tests {
 
     #[test]
     fn refuses_malformed_files() {
-        assert!(Published::parse("x", "a,b\n1,2\n").unwrap_err().contains("document,table,row"));
-        assert!(Published::parse("x", "document,table,row,v\nD,T,1\n").unwrap_err().contains("2 fields"));
-        assert!(Published::parse("x", "document,table,row,v\nD,T,one,1\n").unwrap_err().contains("not a number"));
-        assert!(Published::parse("x", "document,table,row,v\nD,T,1,\"1\"\n").unwrap_err().contains("quotes"));
-        assert!(Published::parse("x", "# only notes\n").unwrap_err().contains("no header"));
+        assert!(Published::parse("x", "a,b\n1,2\n")
+            .unwrap_err()
+            .contains("document,table,row"));
+        assert!(Published::parse("x", "document,table,row,v\nD,T,1\n")
+            .unwrap_err()
+            .contains("3 fields, the header has 4"));
+        assert!(Published::parse("x", "document,table,row,v\nD,T,one,1\n")
+            .unwrap_err()
+            .contains("not a number"));
+        assert!(Published::parse("x", "document,table,row,v\nD,T,1,\"1\"\n")
+            .unwrap_err()
+            .contains("quotes"));
+        assert!(Published::parse("x", "# only notes\n")
+            .unwrap_err()
+            .contains("no header"));
     }
 }

@@ -23,7 +23,7 @@ pub struct CellResult {
 impl CellResult {
     pub fn diff(&self) -> Option<f64> {
         let p = self.published?;
-        self.ours.mean.is_finite().then(|| self.ours.mean - p)
+        self.ours.mean.is_finite().then_some(self.ours.mean - p)
     }
     /// Relative difference in percent; None when the published value is 0.
     pub fn diff_pct(&self) -> Option<f64> {
@@ -57,7 +57,14 @@ fn opt(x: Option<f64>, decimals: usize) -> String {
 }
 
 fn signed(x: Option<f64>, decimals: usize) -> String {
-    x.map(|v| if v.is_finite() { format!("{v:+.decimals$}") } else { "n/a".into() }).unwrap_or_default()
+    x.map(|v| {
+        if v.is_finite() {
+            format!("{v:+.decimals$}")
+        } else {
+            "n/a".into()
+        }
+    })
+    .unwrap_or_default()
 }
 
 impl TableResult<'_> {
@@ -76,21 +83,35 @@ impl TableResult<'_> {
         lines.push(head);
         for (row, cells) in t.rows.iter().zip(&self.cells) {
             for (ci, (col, c)) in t.columns.iter().zip(cells).enumerate() {
-                let mut l: Vec<String> =
-                    if ci == 0 { row.keys.clone() } else { row.keys.iter().map(|_| String::new()).collect() };
+                let mut l: Vec<String> = if ci == 0 {
+                    row.keys.clone()
+                } else {
+                    row.keys.iter().map(|_| String::new()).collect()
+                };
                 let d = col.decimals;
                 l.push(col.name.to_string());
                 l.push(num(c.ours.mean, d));
                 l.push(c.ours.ci95.map(|h| num(h, d)).unwrap_or_else(|| "—".into()));
                 l.push(c.published.map(|p| num(p, d)).unwrap_or_else(|| "—".into()));
                 l.push(signed(c.diff(), d));
-                l.push(c.diff_pct().map(|p| format!("{p:+.1}%")).unwrap_or_default());
+                l.push(
+                    c.diff_pct()
+                        .map(|p| format!("{p:+.1}%"))
+                        .unwrap_or_default(),
+                );
                 lines.push(l);
             }
         }
         let ncol = lines[0].len();
-        let widths: Vec<usize> =
-            (0..ncol).map(|i| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0)).collect();
+        let widths: Vec<usize> = (0..ncol)
+            .map(|i| {
+                lines
+                    .iter()
+                    .map(|l| l[i].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
         let nkeys = t.keys.len() + 1;
         for l in &lines {
             let mut out = String::from("  ");
@@ -108,8 +129,18 @@ impl TableResult<'_> {
             s.push_str(out.trim_end());
             s.push('\n');
         }
+        // The data file's remarks on withheld or missing values.
+        for n in &self.published_notes {
+            let l = n.to_lowercase();
+            if l.contains("withheld") || l.contains("missing") {
+                let _ = writeln!(s, "  note: {n}");
+            }
+        }
         if self.cells.iter().flatten().all(|c| c.published.is_none()) {
-            let _ = writeln!(s, "  (no published values for this table in the seed copy: ours alone)");
+            let _ = writeln!(
+                s,
+                "  (no published values for this table in the seed copy: ours alone)"
+            );
         }
         s
     }
@@ -157,7 +188,17 @@ impl TableResult<'_> {
                     for k in &row.keys {
                         let _ = write!(s, "{k},");
                     }
-                    let _ = writeln!(s, "{},{},{}", col.name, seed, if v.is_finite() { format!("{v:.6}") } else { String::new() });
+                    let _ = writeln!(
+                        s,
+                        "{},{},{}",
+                        col.name,
+                        seed,
+                        if v.is_finite() {
+                            format!("{v:.6}")
+                        } else {
+                            String::new()
+                        }
+                    );
                 }
             }
         }

@@ -20,7 +20,8 @@
 
 use qoslab_algo::{Color, Duration, Rate};
 use qoslab_sim::scenario::spec::{
-    FlowKind, Limit, NodeKind, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, TcpSpec, TcpVariant,
+    FlowKind, Limit, NodeKind, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, TcpSpec,
+    TcpVariant,
 };
 
 use super::experiment::{Column, Experiment, Quick, Row, SeedPolicy, Table, Variant};
@@ -67,18 +68,40 @@ pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Variant {
         limit: Limit::Packets(1000),
         precedences: vec![
             // "400 and 800 for the green packets", maxp 0.02
-            RioPrecedenceSpec { min_th: 400.0, max_th: 800.0, max_p: 0.02, w_q: 0.002 },
+            RioPrecedenceSpec {
+                min_th: 400.0,
+                max_th: 800.0,
+                max_p: 0.02,
+                w_q: 0.002,
+            },
             // "200 and 400 packets for the yellow packets", maxp 0.05
-            RioPrecedenceSpec { min_th: 200.0, max_th: 400.0, max_p: 0.05, w_q: 0.002 },
+            RioPrecedenceSpec {
+                min_th: 200.0,
+                max_th: 400.0,
+                max_p: 0.05,
+                w_q: 0.002,
+            },
             // "100 and 200 packets ... for the red packets", maxp 0.1
-            RioPrecedenceSpec { min_th: 100.0, max_th: 200.0, max_p: 0.1, w_q: 0.002 },
+            RioPrecedenceSpec {
+                min_th: 100.0,
+                max_th: 200.0,
+                max_p: 0.1,
+                w_q: 0.002,
+            },
         ],
         coupling: RioCoupling::Coupled,
         gentle: false,
         queue_unit: QueueUnit::Packets,
         mean_pkt_size: MSS + HEADER,
     };
-    net.duplex(er1, er2, Rate::from_mbps(70), Duration::from_millis(5), rio3, drop_tail(1000));
+    net.duplex(
+        er1,
+        er2,
+        Rate::from_mbps(70),
+        Duration::from_millis(5),
+        rio3,
+        drop_tail(1000),
+    );
     let spec = TcpSpec {
         variant: TcpVariant::Sack,
         mss: MSS,
@@ -101,14 +124,42 @@ pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Variant {
         let left = net.node(&format!("C{c}"), NodeKind::Router);
         let right = net.node(&format!("C{c}'"), NodeKind::Router);
         let edge = Rate::from_mbps(34);
-        net.duplex(left, er1, edge, Duration::from_micros(2500), drop_tail(1000), drop_tail(1000));
-        net.duplex(er2, right, edge, Duration::from_micros(2500), drop_tail(1000), drop_tail(1000));
+        net.duplex(
+            left,
+            er1,
+            edge,
+            Duration::from_micros(2500),
+            drop_tail(1000),
+            drop_tail(1000),
+        );
+        net.duplex(
+            er2,
+            right,
+            edge,
+            Duration::from_micros(2500),
+            drop_tail(1000),
+            drop_tail(1000),
+        );
         let mut flows = Vec::new();
         for k in 1..=10 {
             let a = net.node(&format!("W{c}.{k}"), NodeKind::Host);
             let b = net.node(&format!("W{c}'.{k}"), NodeKind::Host);
-            net.duplex(a, left, Rate::from_mbps(10), Duration::from_millis(1), drop_tail(1000), drop_tail(1000));
-            net.duplex(right, b, Rate::from_mbps(10), Duration::from_millis(1), drop_tail(1000), drop_tail(1000));
+            net.duplex(
+                a,
+                left,
+                Rate::from_mbps(10),
+                Duration::from_millis(1),
+                drop_tail(1000),
+                drop_tail(1000),
+            );
+            net.duplex(
+                right,
+                b,
+                Rate::from_mbps(10),
+                Duration::from_millis(1),
+                drop_tail(1000),
+                drop_tail(1000),
+            );
             let name = format!("C{c}/{k}");
             net.flow(&name, a, b, FlowKind::Tcp(spec.clone()));
             flows.push(name);
@@ -131,7 +182,13 @@ pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Variant {
         ingress.push(Conditioning {
             at_node: format!("C{c}"),
             flows,
-            conditioner: Conditioner::TrTcm { cir, pir, cbs, pbs, shaper },
+            conditioner: Conditioner::TrTcm {
+                cir,
+                pir,
+                cbs,
+                pbs,
+                shaper,
+            },
         });
     }
     net.monitor(BOTTLENECK, None);
@@ -144,7 +201,12 @@ pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Variant {
         cbs_kbytes
     );
     net.sc.name = format!("rfc2963 {key}");
-    Variant { key, scenario: net.sc, ingress, seeds: SeedPolicy::Replicate }
+    Variant {
+        key,
+        scenario: net.sc,
+        ingress,
+        seeds: SeedPolicy::Replicate,
+    }
 }
 
 fn colour_table(
@@ -172,9 +234,25 @@ fn colour_table(
     Table {
         id,
         title: title.to_string(),
-        source: format!("RFC 2963 App. A, Table {}", id.to_uppercase().replacen('A', "A.", 1)),
+        source: format!(
+            "RFC 2963 App. A, Table {}",
+            id.to_uppercase().replacen('A', "A.", 1)
+        ),
         keys: vec!["cir", "router"],
-        columns: vec![Column { name: "green", decimals: 2 }, Column { name: "yellow", decimals: 2 }, Column { name: "total", decimals: 2 }],
+        columns: vec![
+            Column {
+                name: "green",
+                decimals: 2,
+            },
+            Column {
+                name: "yellow",
+                decimals: 2,
+            },
+            Column {
+                name: "total",
+                decimals: 2,
+            },
+        ],
         rows,
         published: Some(match id {
             "a2" => "rfc2963/table_a2.csv",
@@ -191,17 +269,30 @@ fn cbs_table(e: &mut Experiment, id: &'static str, title: &str, shaping: Shaping
         .map(|&cbs| Row {
             keys: vec![cbs.to_string()],
             variant: e.variant(variant(shaping, cbs)),
-            cells: [1, 6, 3, 8].iter().map(|c| Metric::GoodputMbps(FlowSel::Prefix(format!("C{c}/")))).collect(),
+            cells: [1, 6, 3, 8]
+                .iter()
+                .map(|c| Metric::GoodputMbps(FlowSel::Prefix(format!("C{c}/"))))
+                .collect(),
         })
         .collect();
     Table {
         id,
         title: title.to_string(),
-        source: format!("RFC 2963 App. A, Table {} (missing in the seed copy)", id.to_uppercase().replacen('A', "A.", 1)),
+        source: format!(
+            "RFC 2963 App. A, Table {} (missing in the seed copy)",
+            id.to_uppercase().replacen('A', "A.", 1)
+        ),
         keys: vec!["cbs_kbytes"],
-        columns: ["c1", "c6", "c3", "c8"].iter().map(|&name| Column { name, decimals: 2 }).collect(),
+        columns: ["c1", "c6", "c3", "c8"]
+            .iter()
+            .map(|&name| Column { name, decimals: 2 })
+            .collect(),
         rows,
-        published: Some(if id == "a4" { "rfc2963/table_a4.csv" } else { "rfc2963/table_a7.csv" }),
+        published: Some(if id == "a4" {
+            "rfc2963/table_a4.csv"
+        } else {
+            "rfc2963/table_a7.csv"
+        }),
     }
 }
 
@@ -214,20 +305,58 @@ pub fn experiment() -> Experiment {
         tables: Vec::new(),
         figures: Vec::new(),
         seeds: 3,
-        quick: Quick { seeds: 2, duration: Duration::from_secs(22), warmup: Duration::from_secs(2) },
+        quick: Quick {
+            seeds: 2,
+            duration: Duration::from_secs(22),
+            warmup: Duration::from_secs(2),
+        },
         notes: NOTES.iter().map(|s| s.to_string()).collect(),
     };
-    let t = colour_table(&mut e, "a2", "Throughput (Mb/s) of the unshaped traffic (trTCM only), CBS 3 KB", Shaping::TrRas, 1..=5);
+    let t = colour_table(
+        &mut e,
+        "a2",
+        "Throughput (Mb/s) of the unshaped traffic (trTCM only), CBS 3 KB",
+        Shaping::TrRas,
+        1..=5,
+    );
     e.tables.push(t);
-    let t = colour_table(&mut e, "a3", "Throughput (Mb/s) of the adaptively shaped traffic (trRAS + trTCM), CBS 3 KB", Shaping::TrRas, 6..=10);
+    let t = colour_table(
+        &mut e,
+        "a3",
+        "Throughput (Mb/s) of the adaptively shaped traffic (trRAS + trTCM), CBS 3 KB",
+        Shaping::TrRas,
+        6..=10,
+    );
     e.tables.push(t);
-    let t = cbs_table(&mut e, "a4", "Goodput (Mb/s) vs CBS (KBytes), trRAS on C6 and C8", Shaping::TrRas);
+    let t = cbs_table(
+        &mut e,
+        "a4",
+        "Goodput (Mb/s) vs CBS (KBytes), trRAS on C6 and C8",
+        Shaping::TrRas,
+    );
     e.tables.push(t);
-    let t = colour_table(&mut e, "a5", "Throughput (Mb/s) of the unshaped traffic, G-trRAS scenario, CBS 3 KB", Shaping::GreenTrRas, 1..=5);
+    let t = colour_table(
+        &mut e,
+        "a5",
+        "Throughput (Mb/s) of the unshaped traffic, G-trRAS scenario, CBS 3 KB",
+        Shaping::GreenTrRas,
+        1..=5,
+    );
     e.tables.push(t);
-    let t = colour_table(&mut e, "a6", "Throughput (Mb/s) of the adaptively shaped traffic (G-trRAS + trTCM), CBS 3 KB", Shaping::GreenTrRas, 6..=10);
+    let t = colour_table(
+        &mut e,
+        "a6",
+        "Throughput (Mb/s) of the adaptively shaped traffic (G-trRAS + trTCM), CBS 3 KB",
+        Shaping::GreenTrRas,
+        6..=10,
+    );
     e.tables.push(t);
-    let t = cbs_table(&mut e, "a7", "Goodput (Mb/s) vs CBS (KBytes), G-trRAS on C6 and C8", Shaping::GreenTrRas);
+    let t = cbs_table(
+        &mut e,
+        "a7",
+        "Goodput (Mb/s) vs CBS (KBytes), G-trRAS on C6 and C8",
+        Shaping::GreenTrRas,
+    );
     e.tables.push(t);
     e
 }

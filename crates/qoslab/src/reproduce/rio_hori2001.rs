@@ -24,10 +24,13 @@
 
 use qoslab_algo::{Duration, Rate};
 use qoslab_sim::scenario::spec::{
-    FlowKind, Limit, NodeKind, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, TcpSpec, TcpVariant,
+    FlowKind, Limit, NodeKind, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, TcpSpec,
+    TcpVariant,
 };
 
-use super::experiment::{Column, Experiment, Figure, FigureKind, Quick, Row, SeedPolicy, Table, Variant};
+use super::experiment::{
+    Column, Experiment, Figure, FigureKind, Quick, Row, SeedPolicy, Table, Variant,
+};
 use super::ingress::{Conditioner, Conditioning};
 use super::metric::Metric;
 use super::topo::{drop_tail, spread, Net};
@@ -62,7 +65,12 @@ pub struct OutParams {
 
 impl OutParams {
     /// The setting §3 settles on: (60, 200, 1/10), w_qout = 0.002.
-    pub const CHOSEN: OutParams = OutParams { min_th: 60, max_th: 200, maxp_den: 10, w_q: 0.002 };
+    pub const CHOSEN: OutParams = OutParams {
+        min_th: 60,
+        max_th: 200,
+        maxp_den: 10,
+        w_q: 0.002,
+    };
 }
 
 pub fn tcp_name(v: TcpVariant) -> &'static str {
@@ -77,21 +85,46 @@ const TCPS: [TcpVariant; 3] = [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant
 
 /// The scenario of one (TCP variant, Out parameters) pair, and its taggers.
 pub fn variant(tcp: TcpVariant, out: OutParams) -> Variant {
-    let mut net = Net::new("rio-hori2001", Duration::from_secs(20), Duration::from_secs(5));
-    let s: Vec<usize> = (1..=20).map(|i| net.node(&format!("S{i}"), NodeKind::Host)).collect();
+    let mut net = Net::new(
+        "rio-hori2001",
+        Duration::from_secs(20),
+        Duration::from_secs(5),
+    );
+    let s: Vec<usize> = (1..=20)
+        .map(|i| net.node(&format!("S{i}"), NodeKind::Host))
+        .collect();
     let g1 = net.node("G1", NodeKind::Router);
     let g2 = net.node("G2", NodeKind::Router);
-    let d: Vec<usize> = (1..=20).map(|i| net.node(&format!("D{i}"), NodeKind::Host)).collect();
+    let d: Vec<usize> = (1..=20)
+        .map(|i| net.node(&format!("D{i}"), NodeKind::Host))
+        .collect();
     for (i, &si) in s.iter().enumerate() {
-        let delay = spread(Duration::from_millis(3), Duration::from_millis(8), i as u64 + 1, 20);
-        net.duplex(si, g1, Rate::from_mbps(100), delay, drop_tail(1000), drop_tail(1000));
+        let delay = spread(
+            Duration::from_millis(3),
+            Duration::from_millis(8),
+            i as u64 + 1,
+            20,
+        );
+        net.duplex(
+            si,
+            g1,
+            Rate::from_mbps(100),
+            delay,
+            drop_tail(1000),
+            drop_tail(1000),
+        );
     }
     // "RIO queue of G1 had a buffer of 300 packets in size."
     let rio = QueueSpec::Rio {
         limit: Limit::Packets(300),
         precedences: vec![
             // For AF11: (minth, maxth, maxp) = (200, 250, 1/50)
-            RioPrecedenceSpec { min_th: 200.0, max_th: 250.0, max_p: 1.0 / 50.0, w_q: 0.002 },
+            RioPrecedenceSpec {
+                min_th: 200.0,
+                max_th: 250.0,
+                max_p: 1.0 / 50.0,
+                w_q: 0.002,
+            },
             // For AF12: (minth_out, maxth_out, maxp_out), weight w_qout
             RioPrecedenceSpec {
                 min_th: out.min_th as f64,
@@ -105,9 +138,23 @@ pub fn variant(tcp: TcpVariant, out: OutParams) -> Variant {
         queue_unit: QueueUnit::Packets,
         mean_pkt_size: MSS + HEADER,
     };
-    net.duplex(g1, g2, Rate::from_mbps(70), Duration::from_millis(5), rio, drop_tail(300));
+    net.duplex(
+        g1,
+        g2,
+        Rate::from_mbps(70),
+        Duration::from_millis(5),
+        rio,
+        drop_tail(300),
+    );
     for &di in &d {
-        net.duplex(g2, di, Rate::from_mbps(100), Duration::from_millis(5), drop_tail(1000), drop_tail(1000));
+        net.duplex(
+            g2,
+            di,
+            Rate::from_mbps(100),
+            Duration::from_millis(5),
+            drop_tail(1000),
+            drop_tail(1000),
+        );
     }
     let spec = TcpSpec {
         variant: tcp,
@@ -130,11 +177,18 @@ pub fn variant(tcp: TcpVariant, out: OutParams) -> Variant {
         let name = format!("tcp{}", i + 1);
         net.flow(&name, s[i], d[i], FlowKind::Tcp(spec.clone()));
         // "The target rates of ten TSW taggers were set to 5Mbps. The other ten ... 1Mbps."
-        let target = if i < 10 { Rate::from_mbps(5) } else { Rate::from_mbps(1) };
+        let target = if i < 10 {
+            Rate::from_mbps(5)
+        } else {
+            Rate::from_mbps(1)
+        };
         ingress.push(Conditioning {
             at_node: "G1".into(),
             flows: vec![name],
-            conditioner: Conditioner::Tsw2cm { target, window: Duration::from_secs(1) },
+            conditioner: Conditioner::Tsw2cm {
+                target,
+                window: Duration::from_secs(1),
+            },
         });
     }
     net.monitor(BOTTLENECK, Some(Duration::from_millis(10)));
@@ -147,7 +201,12 @@ pub fn variant(tcp: TcpVariant, out: OutParams) -> Variant {
         out.w_q
     );
     net.sc.name = format!("rio-hori2001 {key}");
-    Variant { key, scenario: net.sc, ingress, seeds: SeedPolicy::Replicate }
+    Variant {
+        key,
+        scenario: net.sc,
+        ingress,
+        seeds: SeedPolicy::Replicate,
+    }
 }
 
 fn col(name: &'static str, decimals: usize) -> Column {
@@ -166,19 +225,35 @@ pub fn experiment() -> Experiment {
         variants: Vec::new(),
         tables: Vec::new(),
         figures: Vec::new(),
-        seeds: 5,
-        quick: Quick { seeds: 2, duration: Duration::from_secs(10), warmup: Duration::from_secs(3) },
+        // Without taggers (not yet in the engine) 100 runs of 20 s took 25 s on 2 cores:
+        // the default (10 seeds, 500 runs) takes a few minutes, --quick (3 seeds) about one.
+        seeds: 10,
+        quick: Quick {
+            seeds: 3,
+            duration: Duration::from_secs(20),
+            warmup: Duration::from_secs(5),
+        },
         notes: NOTES.iter().map(|s| s.to_string()).collect(),
     };
     // Table 1: throughput, ql_ave, ql_std per minth_out and TCP.
     let mut rows = Vec::new();
     for min_th in [20, 40, 60, 80, 100] {
         for tcp in TCPS {
-            let v = e.variant(variant(tcp, OutParams { min_th, ..OutParams::CHOSEN }));
+            let v = e.variant(variant(
+                tcp,
+                OutParams {
+                    min_th,
+                    ..OutParams::CHOSEN
+                },
+            ));
             rows.push(Row {
                 keys: vec![min_th.to_string(), tcp_name(tcp).into()],
                 variant: v,
-                cells: vec![Metric::LinkThroughputMbps(link()), Metric::QueueMean(link()), Metric::QueueStd(link())],
+                cells: vec![
+                    Metric::LinkThroughputMbps(link()),
+                    Metric::QueueMean(link()),
+                    Metric::QueueStd(link()),
+                ],
             });
         }
     }
@@ -192,13 +267,37 @@ pub fn experiment() -> Experiment {
         published: Some("rio-hori2001/table1.csv"),
     });
     // Table 2: maxp_out sweep per TCP.
-    let quad = || vec![Metric::QueueEmpty(link()), Metric::QueueMean(link()), Metric::QueueStd(link()), Metric::LinkThroughputMbps(link())];
-    let quad_cols = || vec![col("ql_zero", 3), col("ql_ave", 2), col("ql_std", 2), col("throughput", 2)];
+    let quad = || {
+        vec![
+            Metric::QueueEmpty(link()),
+            Metric::QueueMean(link()),
+            Metric::QueueStd(link()),
+            Metric::LinkThroughputMbps(link()),
+        ]
+    };
+    let quad_cols = || {
+        vec![
+            col("ql_zero", 3),
+            col("ql_ave", 2),
+            col("ql_std", 2),
+            col("throughput", 2),
+        ]
+    };
     let mut rows = Vec::new();
     for tcp in TCPS {
         for den in [2, 5, 10, 20, 50, 100] {
-            let v = e.variant(variant(tcp, OutParams { maxp_den: den, ..OutParams::CHOSEN }));
-            rows.push(Row { keys: vec![tcp_name(tcp).into(), format!("1/{den}")], variant: v, cells: quad() });
+            let v = e.variant(variant(
+                tcp,
+                OutParams {
+                    maxp_den: den,
+                    ..OutParams::CHOSEN
+                },
+            ));
+            rows.push(Row {
+                keys: vec![tcp_name(tcp).into(), format!("1/{den}")],
+                variant: v,
+                cells: quad(),
+            });
         }
     }
     e.tables.push(Table {
@@ -213,11 +312,21 @@ pub fn experiment() -> Experiment {
     // Table 3: w_qout sweep, Reno (rows are our choice: the seed withholds them).
     let mut rows = Vec::new();
     for w in [0.002, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0] {
-        let v = e.variant(variant(TcpVariant::Reno, OutParams { w_q: w, ..OutParams::CHOSEN }));
+        let v = e.variant(variant(
+            TcpVariant::Reno,
+            OutParams {
+                w_q: w,
+                ..OutParams::CHOSEN
+            },
+        ));
         rows.push(Row {
             keys: vec![format!("{w}")],
             variant: v,
-            cells: vec![Metric::QueueMean(link()), Metric::QueueP90(link()), Metric::QueueP99(link())],
+            cells: vec![
+                Metric::QueueMean(link()),
+                Metric::QueueP90(link()),
+                Metric::QueueP99(link()),
+            ],
         });
     }
     e.tables.push(Table {
@@ -234,8 +343,20 @@ pub fn experiment() -> Experiment {
     for w in [0.002, 1.0] {
         for max_th in [150, 200, 250] {
             for den in [10, 20, 50] {
-                let v = e.variant(variant(TcpVariant::Reno, OutParams { max_th, maxp_den: den, w_q: w, ..OutParams::CHOSEN }));
-                rows.push(Row { keys: vec![format!("{w}"), max_th.to_string(), format!("1/{den}")], variant: v, cells: quad() });
+                let v = e.variant(variant(
+                    TcpVariant::Reno,
+                    OutParams {
+                        max_th,
+                        maxp_den: den,
+                        w_q: w,
+                        ..OutParams::CHOSEN
+                    },
+                ));
+                rows.push(Row {
+                    keys: vec![format!("{w}"), max_th.to_string(), format!("1/{den}")],
+                    variant: v,
+                    cells: quad(),
+                });
             }
         }
     }
@@ -249,38 +370,81 @@ pub fn experiment() -> Experiment {
         published: Some("rio-hori2001/table4.csv"),
     });
     // Figures.
-    let chosen: Vec<(String, usize)> =
-        TCPS.iter().map(|&t| (tcp_name(t).to_string(), e.variant(variant(t, OutParams::CHOSEN)))).collect();
+    let chosen: Vec<(String, usize)> = TCPS
+        .iter()
+        .map(|&t| {
+            (
+                tcp_name(t).to_string(),
+                e.variant(variant(t, OutParams::CHOSEN)),
+            )
+        })
+        .collect();
     let reno = chosen[0].1;
     e.figures.push(Figure {
         id: "fig2",
-        title: "Fig. 2: dynamics of queue length (minth_out 60, maxp_out 1/10, w_qout 0.002)".into(),
-        kind: FigureKind::QueueSeries { link: link(), series: chosen.clone(), with_avg: false },
+        title: "Fig. 2: dynamics of queue length (minth_out 60, maxp_out 1/10, w_qout 0.002)"
+            .into(),
+        kind: FigureKind::QueueSeries {
+            link: link(),
+            series: chosen.clone(),
+            with_avg: false,
+        },
     });
     e.figures.push(Figure {
         id: "fig3",
         title: "Fig. 3: distribution of queue length (minth_out 60, maxp_out 1/10)".into(),
-        kind: FigureKind::QueueCdf { link: link(), series: chosen },
+        kind: FigureKind::QueueCdf {
+            link: link(),
+            series: chosen,
+        },
     });
     let maxps: Vec<(String, usize)> = [2, 5, 10, 20, 50, 100]
         .iter()
-        .map(|&den| (format!("maxp 1/{den}"), e.variant(variant(TcpVariant::Reno, OutParams { maxp_den: den, ..OutParams::CHOSEN }))))
+        .map(|&den| {
+            (
+                format!("maxp 1/{den}"),
+                e.variant(variant(
+                    TcpVariant::Reno,
+                    OutParams {
+                        maxp_den: den,
+                        ..OutParams::CHOSEN
+                    },
+                )),
+            )
+        })
         .collect();
     e.figures.push(Figure {
         id: "fig4",
         title: "Fig. 4: queue length distribution in TCP Reno vs maxp_out".into(),
-        kind: FigureKind::QueueCdf { link: link(), series: maxps },
+        kind: FigureKind::QueueCdf {
+            link: link(),
+            series: maxps,
+        },
     });
     e.figures.push(Figure {
         id: "fig5",
         title: "Fig. 5: queue length and its EWMA (Reno, maxp_out 1/10, w_qout 0.002)".into(),
-        kind: FigureKind::QueueSeries { link: link(), series: vec![("Reno".into(), reno)], with_avg: true },
+        kind: FigureKind::QueueSeries {
+            link: link(),
+            series: vec![("Reno".into(), reno)],
+            with_avg: true,
+        },
     });
-    let prompt = e.variant(variant(TcpVariant::Reno, OutParams { w_q: 1.0, ..OutParams::CHOSEN }));
+    let prompt = e.variant(variant(
+        TcpVariant::Reno,
+        OutParams {
+            w_q: 1.0,
+            ..OutParams::CHOSEN
+        },
+    ));
     e.figures.push(Figure {
         id: "fig6",
         title: "Fig. 6: queue length dynamics in RIO with prompt feedback (Reno, w_qout 1)".into(),
-        kind: FigureKind::QueueSeries { link: link(), series: vec![("Reno, prompt feedback".into(), prompt)], with_avg: false },
+        kind: FigureKind::QueueSeries {
+            link: link(),
+            series: vec![("Reno, prompt feedback".into(), prompt)],
+            with_avg: false,
+        },
     });
     e
 }

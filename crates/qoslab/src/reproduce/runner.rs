@@ -15,7 +15,12 @@ use qoslab_sim::Simulator;
 
 /// Applies `f` to every job on `threads` worker threads and returns the results in job
 /// order. `progress(done, total)` is called on the calling thread after each job.
-pub fn par_map<J, R, F>(jobs: &[J], threads: usize, f: F, mut progress: impl FnMut(usize, usize)) -> Vec<R>
+pub fn par_map<J, R, F>(
+    jobs: &[J],
+    threads: usize,
+    f: F,
+    mut progress: impl FnMut(usize, usize),
+) -> Vec<R>
 where
     J: Sync,
     R: Send,
@@ -48,7 +53,9 @@ where
             progress(done, n);
         }
     });
-    out.into_iter().map(|r| r.expect("every job ran (a worker panicked otherwise)")).collect()
+    out.into_iter()
+        .map(|r| r.expect("every job ran (a worker panicked otherwise)"))
+        .collect()
 }
 
 /// What one run leaves for tables and figures.
@@ -67,9 +74,17 @@ pub fn run_one(scenario: Scenario, seed: u64, keep_samples: bool) -> Result<RunO
     let links = sim.links.iter().map(|l| l.name.clone()).collect();
     let end = sim.end();
     sim.run_until(end);
-    let samples = if keep_samples { std::mem::take(&mut sim.samples) } else { Vec::new() };
+    let samples = if keep_samples {
+        std::mem::take(&mut sim.samples)
+    } else {
+        Vec::new()
+    };
     let result = sim.finish()?;
-    Ok(RunOutput { result, samples, links })
+    Ok(RunOutput {
+        result,
+        samples,
+        links,
+    })
 }
 
 #[cfg(test)]

@@ -42,7 +42,12 @@ const T975: [f64; 30] = [
 
 /// Beyond the table: (ν, t₀.₉₇₅,ν) at 40, 60, 120 and ∞, interpolated linearly in 1/ν
 /// (the standard table interpolation; error below 1e-4 in between).
-const T975_TAIL: [(f64, f64); 4] = [(40.0, 2.021075390), (60.0, 2.000297822), (120.0, 1.979930405), (f64::INFINITY, 1.959963985)];
+const T975_TAIL: [(f64, f64); 4] = [
+    (40.0, 2.021075390),
+    (60.0, 2.000297822),
+    (120.0, 1.979930405),
+    (f64::INFINITY, 1.959963985),
+];
 
 /// t₀.₉₇₅ with `df` degrees of freedom (`df` ≥ 1).
 pub fn t975(df: usize) -> f64 {
@@ -78,14 +83,26 @@ impl Summary {
         let v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
         let n = v.len();
         if n == 0 {
-            return Summary { n, mean: f64::NAN, ci95: None };
+            return Summary {
+                n,
+                mean: f64::NAN,
+                ci95: None,
+            };
         }
         let mean = v.iter().sum::<f64>() / n as f64;
         if n < 2 {
-            return Summary { n, mean, ci95: None };
+            return Summary {
+                n,
+                mean,
+                ci95: None,
+            };
         }
         let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
-        Summary { n, mean, ci95: Some(t975(n - 1) * var.sqrt() / (n as f64).sqrt()) }
+        Summary {
+            n,
+            mean,
+            ci95: Some(t975(n - 1) * var.sqrt() / (n as f64).sqrt()),
+        }
     }
 }
 

@@ -21,21 +21,43 @@ impl Net {
                 nodes: Vec::new(),
                 links: Vec::new(),
                 flows: Vec::new(),
-                output: OutputSpec { sample_interval: None, monitor: Vec::new() },
+                output: OutputSpec {
+                    sample_interval: None,
+                    monitor: Vec::new(),
+                },
             },
         }
     }
 
     pub fn node(&mut self, name: &str, kind: NodeKind) -> usize {
-        self.sc.nodes.push(NodeSpec { name: name.to_string(), kind });
+        self.sc.nodes.push(NodeSpec {
+            name: name.to_string(),
+            kind,
+        });
         self.sc.nodes.len() - 1
     }
 
     /// Two directions a->b (queue `q_ab`) and b->a (queue `q_ba`).
-    pub fn duplex(&mut self, a: usize, b: usize, rate: Rate, delay: Duration, q_ab: QueueSpec, q_ba: QueueSpec) {
+    pub fn duplex(
+        &mut self,
+        a: usize,
+        b: usize,
+        rate: Rate,
+        delay: Duration,
+        q_ab: QueueSpec,
+        q_ba: QueueSpec,
+    ) {
         for (from, to, queue) in [(a, b, q_ab), (b, a, q_ba)] {
             let name = format!("{}->{}", self.sc.nodes[from].name, self.sc.nodes[to].name);
-            self.sc.links.push(LinkSpec { name, from, to, rate, delay, queue, loss: None });
+            self.sc.links.push(LinkSpec {
+                name,
+                from,
+                to,
+                rate,
+                delay,
+                queue,
+                loss: None,
+            });
         }
     }
 
@@ -54,7 +76,12 @@ impl Net {
     /// Reports and samples the link named "A->B" (panics on a name not built: a bug in an
     /// experiment definition, caught by its tests).
     pub fn monitor(&mut self, link: &str, sample_interval: Option<Duration>) {
-        let i = self.sc.links.iter().position(|l| l.name == link).expect("monitored link exists");
+        let i = self
+            .sc
+            .links
+            .iter()
+            .position(|l| l.name == link)
+            .expect("monitored link exists");
         self.sc.output.monitor.push(i);
         self.sc.output.sample_interval = sample_interval;
     }
@@ -62,7 +89,9 @@ impl Net {
 
 /// A drop-tail queue of `n` packets.
 pub fn drop_tail(n: u32) -> QueueSpec {
-    QueueSpec::DropTail { limit: Limit::Packets(n) }
+    QueueSpec::DropTail {
+        limit: Limit::Packets(n),
+    }
 }
 
 /// `a + (b − a)·(i − 1)/(n − 1)` rounded to the nearest ns (halves up), i = 1..=n: the
