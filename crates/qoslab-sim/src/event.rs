@@ -14,6 +14,8 @@ pub enum Event {
     Arrive { node: u32, pkt: u32 },
     /// Link `link` has finished serialising; start the next queued packet.
     LinkFree { link: u32 },
+    /// The shaper of link `link`'s ingress conditioner may release its head packet.
+    Shaper { link: u32 },
     /// An agent's deadline (source tick, TCP timer) may be due.
     Agent { agent: u32 },
     /// Periodic sampling of the time series.

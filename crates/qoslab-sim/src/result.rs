@@ -3,6 +3,7 @@
 use qoslab_algo::Time;
 use serde::Serialize;
 
+use crate::net::link::ConditionerCounters;
 use crate::sim::Simulator;
 use crate::stats::{jain_index, FlowCounters, QueueCounters, QueueLengthSummary};
 
@@ -17,7 +18,21 @@ pub struct RunResult {
     pub events: u64,
     pub flows: Vec<FlowResult>,
     pub queues: Vec<QueueResult>,
+    /// Ingress conditioners (whole run, warm-up included).
+    pub conditioners: Vec<ConditionerResult>,
     pub aggregate: Aggregate,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ConditionerResult {
+    pub link: String,
+    pub stages: Vec<String>,
+    pub counters: ConditionerCounters,
+    /// Packets still held by the shaper at the end.
+    pub held: u64,
+    /// Mean and maximum time in the shaper, seconds (0 without a shaper).
+    pub shaper_mean_delay_s: f64,
+    pub shaper_max_delay_s: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -99,6 +114,22 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
             }
         })
         .collect();
+    let conditioners = sim
+        .links
+        .iter()
+        .filter_map(|l| {
+            let c = l.cond.as_ref()?;
+            let st = c.shaper.as_ref().map(|s| s.stats());
+            Some(ConditionerResult {
+                link: l.name.clone(),
+                stages: c.kinds.clone(),
+                counters: c.counters,
+                held: c.shaper.as_ref().map_or(0, |s| s.len() as u64),
+                shaper_mean_delay_s: st.and_then(|s| s.mean_delay()).map_or(0.0, |d| d.as_secs_f64()),
+                shaper_max_delay_s: st.map_or(0.0, |s| s.delay_max.as_secs_f64()),
+            })
+        })
+        .collect();
     let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_bps).collect();
     RunResult {
         scenario: sc.name.clone(),
@@ -110,5 +141,6 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
         aggregate: Aggregate { goodput_bps: goodputs.iter().sum(), jain_index: jain_index(&goodputs) },
         flows,
         queues,
+        conditioners,
     }
 }

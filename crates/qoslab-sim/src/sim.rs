@@ -11,18 +11,20 @@
 use qoslab_algo::queue::adaptive_red::{AdaptiveRed, AdaptiveRedConfig, AdaptiveRedParams};
 use qoslab_algo::queue::red::{self, Ecn, Red, RedConfig, RedParams};
 use qoslab_algo::queue::rio::{Coupling, Rio, RioConfig, RioLevel, RioParams};
+use qoslab_algo::meter::MeterVerdict;
 use qoslab_algo::queue::{Aqm, QueueLimit};
 use qoslab_algo::{Color, ConfigError, DropReason, Duration, PacketView, QueueView, Rate, Rng, Time, Verdict};
 
 use crate::arena::{Arena, Packet, PktId};
 use crate::event::{Event, EventQueue};
-use crate::net::link::Link;
+use crate::net::link::{Conditioner, Link, MeterOracle};
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::result::{self, RunResult};
 use crate::scenario::spec::{FlowKind, Limit, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, Scenario};
 use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats};
 use crate::traffic::udp::UdpSource;
-use crate::scenario::spec::{TcpSpec, TcpVariant};
+use crate::scenario::spec::{TcpSpec, TcpVariant, TfrcSpec};
+use qoslab_algo::tfrc;
 use crate::transport::tcp::{App, TcpConfig, TcpParams, TcpReceiver, TcpSender, Variant};
 use crate::transport::WireHeader;
 
@@ -35,6 +37,25 @@ pub enum AgentKind {
     TcpSender { tcp: Box<TcpSender>, wire: TcpWire, start: Time, stop: Time, started: bool },
     /// A TCP receiver.
     TcpReceiver { tcp: Box<TcpReceiver>, ack_size: u32 },
+    /// A TFRC sender (created when its application starts).
+    TfrcSender { tfrc: Box<tfrc::Sender>, header: u32, start: Time, stop: Time, started: bool },
+    /// A TFRC receiver.
+    TfrcReceiver { tfrc: Box<tfrc::Receiver>, feedback_size: u32 },
+}
+
+/// Builds the TFRC sender and receiver of a flow starting at `start`.
+pub fn tfrc_pair(t: &TfrcSpec, start: Time) -> Result<(tfrc::Sender, tfrc::Receiver), ConfigError> {
+    let (variant, rparams) = if t.small_packet {
+        let rule = if t.gradual { tfrc::ShortIntervalRule::Gradual } else { tfrc::ShortIntervalRule::Step };
+        let base = tfrc::SmallPacketParams::rfc4828();
+        let sp = tfrc::SmallPacketParams::new(base.nominal_segment(), base.header(), base.min_interval(), rule)?;
+        (tfrc::Variant::SmallPacket(sp), tfrc::ReceiverParams::small_packet(&sp))
+    } else {
+        (tfrc::Variant::Standard, tfrc::ReceiverParams::standard())
+    };
+    let init = if t.rfc3448_initial_rate { tfrc::InitialRate::Rfc3448 } else { tfrc::InitialRate::Rfc5348 };
+    let sp = tfrc::SenderParams::new(t.size, t.app_rate, variant, init)?;
+    Ok((tfrc::Sender::new(sp, start), tfrc::Receiver::new(rparams)))
 }
 
 /// Wire sizes of a TCP connection's packets.
@@ -199,6 +220,10 @@ impl Simulator {
                 counters: QueueCounters::default(),
                 qlen: QueueLengthStats::default(),
                 monitored: scenario.output.monitor.is_empty(),
+                cond: l
+                    .conditioner
+                    .as_ref()
+                    .map(|c| Box::new(Conditioner::new(c, Rng::stream(seed, &format!("conditioner/{}", l.name))))),
             });
         }
         for &m in &scenario.output.monitor {
@@ -257,11 +282,23 @@ impl Simulator {
                     };
                     (snd, "tcp")
                 }
+                FlowKind::Tfrc(t) => {
+                    if sim.routes.next(dst, src) == NO_ROUTE {
+                        return Err(format!("flow `{}`: no route for feedback from its destination back to its source", f.name));
+                    }
+                    let (snd, _) = tfrc_pair(t, start).map_err(|e| format!("flow `{}`: {e}", f.name))?;
+                    let label = if t.small_packet { "tfrc-sp" } else { "tfrc" };
+                    (AgentKind::TfrcSender { tfrc: Box::new(snd), header: t.header, start, stop, started: false }, label)
+                }
             };
             let sink = match &f.kind {
                 FlowKind::Tcp(t) => {
                     let cfg = tcp_config(t).map_err(|e| format!("flow `{}`: {e}", f.name))?;
                     AgentKind::TcpReceiver { tcp: Box::new(TcpReceiver::new(&cfg)), ack_size: t.ack_size }
+                }
+                FlowKind::Tfrc(t) => {
+                    let (_, rcv) = tfrc_pair(t, start).map_err(|e| format!("flow `{}`: {e}", f.name))?;
+                    AgentKind::TfrcReceiver { tfrc: Box::new(rcv), feedback_size: t.feedback_size }
                 }
                 _ => AgentKind::Sink,
             };
@@ -322,11 +359,25 @@ impl Simulator {
                 }
             }
             AgentKind::TcpReceiver { tcp, .. } => tcp.poll_timeout(),
+            AgentKind::TfrcSender { tfrc, start, stop, started, .. } => {
+                if !*started {
+                    Some(*start)
+                } else if self.now >= *stop {
+                    None
+                } else {
+                    let send = tfrc.next_send_time();
+                    Some(tfrc.poll_timeout().map_or(send, |t| t.min(send)))
+                }
+            }
+            AgentKind::TfrcReceiver { tfrc, .. } => tfrc.poll_timeout(),
         };
         if let Some(d) = d {
-            if d < agent.armed {
-                agent.armed = d;
-                self.events.push(d.max(self.now), Event::Agent { agent: a });
+            // A deadline already past is due now; record the time actually scheduled so the
+            // event, when it fires, recognises itself as the armed one.
+            let at = d.max(self.now);
+            if at < agent.armed {
+                agent.armed = at;
+                self.events.push(at, Event::Agent { agent: a });
             }
         }
     }
@@ -345,6 +396,7 @@ impl Simulator {
             match ev {
                 Event::Arrive { node, pkt } => self.on_arrive(node, pkt),
                 Event::LinkFree { link } => self.on_link_free(link),
+                Event::Shaper { link } => self.on_shaper(link),
                 Event::Agent { agent } => self.on_agent(agent),
                 Event::Sample => self.on_sample(),
                 Event::Warmup => self.on_warmup(),
@@ -397,6 +449,20 @@ impl Simulator {
                     self.outbox.push((node, mk(*ack_size, WireHeader::TcpAck(ack))));
                 }
             }
+            AgentKind::TfrcSender { tfrc, header, start, stop, started } => {
+                if now >= *start && now < *stop {
+                    *started = true;
+                    tfrc.on_timeout(now);
+                    while let Some(dp) = tfrc.poll_transmit(now) {
+                        self.outbox.push((node, mk(dp.size + *header, WireHeader::TfrcData(dp))));
+                    }
+                }
+            }
+            AgentKind::TfrcReceiver { tfrc, feedback_size } => {
+                if let Some(fb) = tfrc.on_timeout(now) {
+                    self.outbox.push((node, mk(*feedback_size, WireHeader::TfrcFeedback(fb))));
+                }
+            }
         }
         self.flush_outbox();
         self.arm(a);
@@ -447,6 +513,26 @@ impl Simulator {
                     }
                 }
             }
+            (AgentKind::TfrcReceiver { tfrc, feedback_size }, WireHeader::TfrcData(dp)) => {
+                self.flows[flow as usize].counters.goodput_bytes += dp.size as u64;
+                if let Some(fb) = tfrc.on_packet(now, dp) {
+                    let fp = Packet {
+                        flow,
+                        size: *feedback_size,
+                        color: Color::Green,
+                        src_node: node,
+                        dst_node: peer_node,
+                        dst_agent: peer_agent,
+                        sent_at: now,
+                        hdr: WireHeader::TfrcFeedback(fb),
+                    };
+                    self.outbox.push((node, fp));
+                }
+            }
+            (AgentKind::TfrcSender { tfrc, .. }, WireHeader::TfrcFeedback(fb)) => {
+                tfrc.on_feedback(now, fb);
+                // new packets, if any, go out at the next send time (armed below)
+            }
             _ => return,
         }
         self.flush_outbox();
@@ -473,15 +559,14 @@ impl Simulator {
         fc.sent_pkts += 1;
         fc.sent_bytes += p.size as u64;
         match p.hdr {
-            WireHeader::Udp { .. } | WireHeader::TcpData(_) => {
+            WireHeader::Udp { .. } | WireHeader::TcpData(_) | WireHeader::TfrcData(_) => {
                 fc.data_pkts += 1;
                 fc.data_bytes += p.size as u64;
-                fc.bytes_by_color[p.color.index()] += p.size as u64;
                 if let WireHeader::TcpData(seg) = p.hdr {
                     fc.retx_pkts += seg.retransmission as u64;
                 }
             }
-            WireHeader::TcpAck(_) => {}
+            WireHeader::TcpAck(_) | WireHeader::TfrcFeedback(_) => {}
         }
         let id = self.arena.alloc(p);
         self.forward(node, id);
@@ -496,7 +581,87 @@ impl Simulator {
         }
         let link = self.routes.next(node, dst);
         debug_assert!(link != NO_ROUTE);
-        self.enqueue(link, id);
+        if self.links[link as usize].cond.is_some() {
+            self.condition(link, id);
+        } else {
+            self.enqueue(link, id);
+        }
+    }
+
+    /// A packet enters link `li`'s conditioner.
+    fn condition(&mut self, li: u32, id: PktId) {
+        let now = self.now;
+        let p = self.arena.get(id);
+        let view = PacketView { size: p.size, color: p.color, flow: p.flow };
+        let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+        c.counters.arrivals += 1;
+        let Some(sh) = c.shaper.as_mut() else {
+            c.counters.released += 1;
+            self.mark_and_enqueue(li, id);
+            return;
+        };
+        if sh.on_arrival(now, id as u64, view).is_err() {
+            c.counters.shaper_drops += 1;
+            self.discard(id);
+            return;
+        }
+        self.arm_shaper(li);
+    }
+
+    /// Schedules the conditioner's `Shaper` event if its release is earlier than the armed one.
+    fn arm_shaper(&mut self, li: u32) {
+        let now = self.now;
+        let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+        if let Some(t) = c.next_release() {
+            let at = t.max(now);
+            if at < c.armed {
+                c.armed = at;
+                self.events.push(at, Event::Shaper { link: li });
+            }
+        }
+    }
+
+    fn on_shaper(&mut self, li: u32) {
+        let now = self.now;
+        loop {
+            let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+            if c.armed <= now {
+                c.armed = Time::NEVER;
+            }
+            let Conditioner { shaper, meters, counters, .. } = &mut **c;
+            let Some(sh) = shaper.as_mut() else { return };
+            let Some((id, _)) = sh.release(now, &MeterOracle(meters.first())) else { break };
+            counters.released += 1;
+            self.mark_and_enqueue(li, id as PktId);
+        }
+        self.arm_shaper(li);
+    }
+
+    /// Runs the conditioner's meters over a packet leaving its shaper (or arriving, when
+    /// there is none), then hands it to the queue.
+    fn mark_and_enqueue(&mut self, li: u32, id: PktId) {
+        let now = self.now;
+        let p = self.arena.get_mut(id);
+        let mut view = PacketView { size: p.size, color: p.color, flow: p.flow };
+        let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+        for m in &mut c.meters {
+            match m.mark(now, &view, &mut c.rng) {
+                MeterVerdict::Pass(color) => view.color = color,
+                MeterVerdict::Drop(_) => {
+                    c.counters.policed += 1;
+                    self.discard(id);
+                    return;
+                }
+            }
+        }
+        c.counters.pkts_by_color[view.color.index()] += 1;
+        c.counters.bytes_by_color[view.color.index()] += view.size as u64;
+        p.color = view.color;
+        let fc = &mut self.flows[p.flow as usize].counters;
+        if p.hdr.is_data() {
+            fc.bytes_by_color[view.color.index()] += view.size as u64;
+        }
+        self.enqueue(li, id);
     }
 
     fn on_arrive(&mut self, node: u32, id: PktId) {
@@ -516,25 +681,32 @@ impl Simulator {
                 fc.goodput_bytes += p.size as u64;
                 fc.delivered_by_color[p.color.index()] += p.size as u64;
             }
-            WireHeader::TcpData(_) => {
+            WireHeader::TcpData(_) | WireHeader::TfrcData(_) => {
                 fc.delivered_by_color[p.color.index()] += p.size as u64;
                 self.agent_receive(&p);
             }
-            WireHeader::TcpAck(_) => self.agent_receive(&p),
+            WireHeader::TcpAck(_) | WireHeader::TfrcFeedback(_) => self.agent_receive(&p),
         }
     }
 
     #[inline]
     fn drop_packet(&mut self, link: u32, id: PktId, reason: DropReason) {
-        let p = *self.arena.get(id);
-        self.arena.free(id);
+        let p = self.arena.get(id);
         let l = &mut self.links[link as usize];
         l.counters.drops[reason.index()][p.color.index()] += 1;
         l.counters.drop_bytes[reason.index()][p.color.index()] += p.size as u64;
+        self.discard(id);
+    }
+
+    /// Frees a packet that will never arrive, counting it as dropped for its flow.
+    #[inline]
+    fn discard(&mut self, id: PktId) {
+        let p = *self.arena.get(id);
+        self.arena.free(id);
         let fc = &mut self.flows[p.flow as usize].counters;
         fc.dropped_pkts += 1;
         fc.dropped_bytes += p.size as u64;
-        if !matches!(p.hdr, WireHeader::TcpAck(_)) {
+        if p.hdr.is_data() {
             fc.data_dropped += 1;
         }
     }
@@ -711,6 +883,16 @@ impl Simulator {
                     queue_drops,
                     l.fifo.len()
                 ));
+            }
+            if let Some(c) = &l.cond {
+                let k = &c.counters;
+                let held = c.shaper.as_ref().map_or(0, |s| s.len() as u64);
+                if k.arrivals != k.released + k.shaper_drops + held {
+                    errors.push(format!(
+                        "conditioner of `{}`: arrivals {} != released {} + shaper drops {} + held {}",
+                        l.name, k.arrivals, k.released, k.shaper_drops, held
+                    ));
+                }
             }
             if l.fifo.len() as u32 != l.view.pkts {
                 errors.push(format!("queue `{}`: FIFO holds {} but its view says {}", l.name, l.fifo.len(), l.view.pkts));

@@ -10,11 +10,13 @@
 
 use std::collections::VecDeque;
 
+use qoslab_algo::meter::Meter;
 use qoslab_algo::queue::{Aqm, QueueLimit};
+use qoslab_algo::shaper::{GreenOracle, Shaper};
 use qoslab_algo::{QueueView, Rate, Rng, Time};
 
 use crate::arena::PktId;
-use crate::scenario::spec::LossSpec;
+use crate::scenario::spec::{ConditionerSpec, LossSpec, MeterSpec};
 use crate::stats::{QueueCounters, QueueLengthStats};
 
 pub struct Link {
@@ -40,6 +42,79 @@ pub struct Link {
     pub qlen: QueueLengthStats,
     /// Whether this link's queue is reported (monitor list or any activity).
     pub monitored: bool,
+    /// Ingress conditioning (shaper → meters) before the queue.
+    pub cond: Option<Box<Conditioner>>,
+}
+
+/// A link's ingress conditioner: an optional shaper holding packets (by arena id), then
+/// meters/markers/policers applied in order when a packet leaves the shaper (or at once).
+pub struct Conditioner {
+    pub kinds: Vec<String>,
+    pub shaper: Option<Shaper>,
+    pub meters: Vec<Meter>,
+    /// Stream for randomised markers (TSW taggers).
+    pub rng: Rng,
+    /// Time of the pending `Shaper` event (NEVER: none).
+    pub armed: Time,
+    pub counters: ConditionerCounters,
+}
+
+/// Cumulative counters of a conditioner.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ConditionerCounters {
+    pub arrivals: u64,
+    /// Packets that left the shaper (all arrivals when there is none).
+    pub released: u64,
+    /// Dropped by the shaper (buffer full or larger than the bucket).
+    pub shaper_drops: u64,
+    /// Dropped by a policer.
+    pub policed: u64,
+    /// Packets and bytes leaving the chain, per colour.
+    pub pkts_by_color: [u64; 3],
+    pub bytes_by_color: [u64; 3],
+}
+
+/// The coupled meter of a green RAS (RFC 2963 §3): the first meter of the chain.
+pub struct MeterOracle<'a>(pub Option<&'a Meter>);
+
+impl GreenOracle for MeterOracle<'_> {
+    fn earliest_green(&self, now: Time, size: u32) -> Time {
+        match self.0 {
+            Some(m) => m.earliest_green(now, size),
+            None => Time::NEVER,
+        }
+    }
+}
+
+impl Conditioner {
+    pub fn new(spec: &ConditionerSpec, rng: Rng) -> Conditioner {
+        use qoslab_algo::meter::*;
+        let meters = spec
+            .meters
+            .iter()
+            .map(|m| match *m {
+                MeterSpec::SrTcm(p) => Meter::SrTcm(SrTcm::new(p)),
+                MeterSpec::TrTcm(p) => Meter::TrTcm(TrTcm::new(p)),
+                MeterSpec::Tsw2cm(p) => Meter::Tsw2cm(Tsw2cm::new(p)),
+                MeterSpec::Tsw3cm(p) => Meter::Tsw3cm(Tsw3cm::new(p)),
+                MeterSpec::Policer(p) => Meter::Policer(TbPolicer::new(p)),
+            })
+            .collect();
+        Conditioner {
+            kinds: spec.kinds.clone(),
+            shaper: spec.shaper.clone().map(Shaper::new),
+            meters,
+            rng,
+            armed: Time::NEVER,
+            counters: ConditionerCounters::default(),
+        }
+    }
+
+    /// When the shaper's head packet leaves, if it holds any.
+    pub fn next_release(&self) -> Option<Time> {
+        let sh = self.shaper.as_ref()?;
+        sh.next_release(&MeterOracle(self.meters.first()))
+    }
 }
 
 impl Link {

@@ -54,14 +54,78 @@ pub(crate) const TCP_KEYS: &[&str] = &[
 pub(crate) const RATE_KEYS: &[&str] = &["rate", "size"];
 
 /// The kinds of flow and the keys each adds to the common ones.
-pub(crate) const KINDS: &[&str] = &["tcp", "cbr", "poisson"];
+pub(crate) const KINDS: &[&str] = &["tcp", "cbr", "poisson", "tfrc"];
+
+/// Keys of a `tfrc` flow. `variant` = "standard" | "sp" (TFRC-SP, RFC 4828);
+/// `size` data bytes per packet; `header` ("40B"); either `rate` (the application's maximum
+/// data rate) or `interval` (one packet per interval, e.g. "10ms" as in RFC 4828 App. B);
+/// `feedback_size` ("40B"); `initial_rate` = "rfc5348" (default) | "rfc3448";
+/// `short_intervals` = "step" (RFC 4828 §3, default) | "gradual" (App. C).
+pub(crate) const TFRC_KEYS: &[&str] = &[
+    "variant",
+    "size",
+    "header",
+    "rate",
+    "interval",
+    "feedback_size",
+    "initial_rate",
+    "short_intervals",
+];
 
 pub(crate) fn kind_keys(kind: &str) -> &'static [&'static str] {
-    if kind == "tcp" {
-        TCP_KEYS
-    } else {
-        RATE_KEYS
+    match kind {
+        "tcp" => TCP_KEYS,
+        "tfrc" => TFRC_KEYS,
+        _ => RATE_KEYS,
     }
+}
+
+/// A `tfrc` flow's settings.
+pub(crate) fn tfrc(t: &Tbl<'_>) -> Res<super::spec::TfrcSpec> {
+    let small_packet = match t.get("variant") {
+        Some(f) => f.choice(&["standard", "sp"])? == "sp",
+        None => false,
+    };
+    let size = t.req("size")?.size_u32(1)?;
+    if small_packet && size > 1500 {
+        return Err(t.req("size")?.err(
+            ErrorKind::BadValue,
+            "TFRC-SP data packets are at most 1500 bytes (RFC 4828 §1); use variant = \"standard\"",
+        ));
+    }
+    let header = size_or(t, "header", 40, 0)?;
+    let app_rate = match (t.get("rate"), t.get("interval")) {
+        (Some(f), None) => {
+            let r = f.clone().rate()?;
+            if r.bps() == 0 {
+                return Err(f.err(ErrorKind::BadValue, "must be > 0"));
+            }
+            Some(r)
+        }
+        (None, Some(f)) => {
+            let d = f.clone().duration()?;
+            if d == Duration::ZERO {
+                return Err(f.err(ErrorKind::BadValue, "must be > 0"));
+            }
+            // one `size`-byte packet per interval: size·8 / interval bit/s (rounded down)
+            let bps = (size as u128 * 8 * 1_000_000_000 / d.as_nanos() as u128) as u64;
+            Some(qoslab_algo::Rate(bps.max(1)))
+        }
+        (Some(_), Some(f)) => {
+            return Err(f.err(ErrorKind::Relation, "give `rate` or `interval`, not both"))
+        }
+        (None, None) => None,
+    };
+    let feedback_size = size_or(t, "feedback_size", 40, 1)?;
+    let rfc3448_initial_rate = match t.get("initial_rate") {
+        Some(f) => f.choice(&["rfc5348", "rfc3448"])? == "rfc3448",
+        None => false,
+    };
+    let gradual = match t.get("short_intervals") {
+        Some(f) => f.choice(&["step", "gradual"])? == "gradual",
+        None => false,
+    };
+    Ok(super::spec::TfrcSpec { small_packet, gradual, size, header, app_rate, feedback_size, rfc3448_initial_rate })
 }
 
 /// RFC 5681 §3.1: IW = 2 segments if SMSS > 2190, 3 if SMSS > 1095, else 4.

@@ -141,6 +141,7 @@
 //! `(i = k)` names the instance of a counted table. [`ScenarioError::kind`] classifies
 //! errors ([`ErrorKind`]); the CLI exits with status 2 on any of them.
 
+mod conditioner;
 mod error;
 mod flow;
 mod parse;

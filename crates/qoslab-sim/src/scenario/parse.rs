@@ -9,6 +9,7 @@ use qoslab_algo::Duration;
 
 use super::error::{line_col, ErrorKind, Inner, ScenarioError};
 use super::flow;
+use super::conditioner;
 use super::queue;
 use super::reader::{close_enough, edit_distance, instances, Cx, Field, Res, Tbl};
 use super::spec::{FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, OutputSpec, Scenario};
@@ -31,6 +32,8 @@ const LINK_KEYS: &[&str] = &[
     "reverse_queue",
     "loss",
     "reverse_loss",
+    "conditioner",
+    "reverse_conditioner",
 ];
 const LINK_DEFAULT_KEYS: &[&str] = &[
     "duplex",
@@ -51,7 +54,7 @@ const FLOW_COMMON_KEYS: &[&str] = &[
     "start_jitter",
     "stop",
 ];
-const DEFAULTS_KEYS: &[&str] = &["tcp", "cbr", "poisson", "link"];
+const DEFAULTS_KEYS: &[&str] = &["tcp", "cbr", "poisson", "tfrc", "link"];
 
 /// Reads and validates a scenario file. `file` names it in error messages.
 pub fn parse_str(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
@@ -97,6 +100,7 @@ type Defaults<'a> = Option<(&'a [(Key, Val)], String)>;
 
 struct AllDefaults<'a> {
     tcp: Defaults<'a>,
+    tfrc: Defaults<'a>,
     cbr: Defaults<'a>,
     poisson: Defaults<'a>,
     link: Defaults<'a>,
@@ -182,6 +186,7 @@ impl<'a> Parser<'a> {
     fn defaults(&self, root: &Tbl<'a>) -> Res<AllDefaults<'a>> {
         let mut d = AllDefaults {
             tcp: None,
+            tfrc: None,
             cbr: None,
             poisson: None,
             link: None,
@@ -193,6 +198,7 @@ impl<'a> Parser<'a> {
         t.check_keys(DEFAULTS_KEYS, "[defaults]")?;
         for (key, slot) in [
             ("tcp", &mut d.tcp),
+            ("tfrc", &mut d.tfrc),
             ("cbr", &mut d.cbr),
             ("poisson", &mut d.poisson),
             ("link", &mut d.link),
@@ -204,6 +210,9 @@ impl<'a> Parser<'a> {
                 "tcp" => {
                     st.check_keys(flow::TCP_KEYS, "[defaults.tcp]")?;
                     flow::tcp(&st)?;
+                }
+                "tfrc" => {
+                    st.check_keys(flow::TFRC_KEYS, "[defaults.tfrc]")?;
                 }
                 "link" => {
                     st.check_keys(LINK_DEFAULT_KEYS, "[defaults.link]")?;
@@ -332,13 +341,21 @@ impl<'a> Parser<'a> {
                     .get("queue")
                     .map_or_else(|| Ok(queue::default_queue()), queue::queue)?;
                 let loss = t.get("loss").map_or(Ok(None), queue::loss)?;
-                let mut dirs = vec![(from, to, queue.clone(), loss)];
+                let cond = t
+                    .get("conditioner")
+                    .map(|f| conditioner::conditioner(f, rate))
+                    .transpose()?;
+                let mut dirs = vec![(from, to, queue.clone(), loss, cond)];
                 if duplex {
                     let rq = t.get("reverse_queue").map_or(Ok(queue), queue::queue)?;
                     let rl = t.get("reverse_loss").map_or(Ok(loss), queue::loss)?;
-                    dirs.push((to, from, rq, rl));
+                    let rc = t
+                        .get("reverse_conditioner")
+                        .map(|f| conditioner::conditioner(f, rate))
+                        .transpose()?;
+                    dirs.push((to, from, rq, rl, rc));
                 } else {
-                    for key in ["reverse_queue", "reverse_loss"] {
+                    for key in ["reverse_queue", "reverse_loss", "reverse_conditioner"] {
                         if let Some(f) = t.get(key) {
                             return Err(f.err(
                                 ErrorKind::Relation,
@@ -348,7 +365,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 let line = line_col(self.cx.src, from_f.v.span.start).0;
-                for (a, b, queue, loss) in dirs {
+                for (a, b, queue, loss, conditioner) in dirs {
                     let name = format!("{}->{}", nodes[a].name, nodes[b].name);
                     if let Some(prev) = names.get(&name) {
                         return Err(to_f.err(
@@ -371,6 +388,7 @@ impl<'a> Parser<'a> {
                         delay,
                         queue,
                         loss,
+                        conditioner,
                     });
                 }
             }
@@ -413,6 +431,7 @@ impl<'a> Parser<'a> {
             t.check_keys(&allowed, &format!("a {kind} [[flow]]"))?;
             let fallback = match kind {
                 "tcp" => defaults.tcp.clone(),
+                "tfrc" => defaults.tfrc.clone(),
                 "cbr" => defaults.cbr.clone(),
                 _ => defaults.poisson.clone(),
             };
@@ -453,11 +472,11 @@ impl<'a> Parser<'a> {
                         ),
                     ));
                 }
-                if kind == "tcp" && !reachable(&adj, &mut reach, dst, src) {
+                if (kind == "tcp" || kind == "tfrc") && !reachable(&adj, &mut reach, dst, src) {
                     return Err(dst_f.err(
                         ErrorKind::Relation,
                         format!(
-                            "no path of links back to src \"{}\" for the TCP acknowledgements (add the reverse direction)",
+                            "no path of links back to src \"{}\" for the acknowledgements/feedback (add the reverse direction)",
                             nodes[src].name
                         ),
                     ));
@@ -481,6 +500,7 @@ impl<'a> Parser<'a> {
                 };
                 let kind = match kind {
                     "tcp" => FlowKind::Tcp(flow::tcp(&t)?),
+                    "tfrc" => FlowKind::Tfrc(flow::tfrc(&t)?),
                     other => flow::rate_kind(&t, other)?,
                 };
                 flows.push(FlowSpec {

@@ -5,6 +5,12 @@
 //! network from a `Scenario` cannot fail. A `Scenario` is plain data (serialisable), so a
 //! run is a pure function of (scenario, seed).
 
+use qoslab_algo::meter::srtcm::SrTcmParams;
+use qoslab_algo::meter::token_bucket::TbPolicerParams;
+use qoslab_algo::meter::trtcm::TrTcmParams;
+use qoslab_algo::meter::tsw::Tsw2cmParams;
+use qoslab_algo::meter::tsw3cm::Tsw3cmParams;
+use qoslab_algo::shaper::ShaperParams;
 use qoslab_algo::{Duration, Rate};
 use serde::Serialize;
 
@@ -52,6 +58,32 @@ pub struct LinkSpec {
     pub delay: Duration,
     pub queue: QueueSpec,
     pub loss: Option<LossSpec>,
+    /// Ingress conditioning of packets entering this link (before its queue).
+    pub conditioner: Option<ConditionerSpec>,
+}
+
+/// A traffic-conditioning chain applied to packets as they enter a link, before its queue:
+/// at most one shaper, first, then meters/markers/policers in order (RFC 2963 Figs. 1 and 4:
+/// shaper → meter → marker; the RIO seed's per-interface TSW taggers). Parameters are the
+/// algorithms' own validated types, so building the chain cannot fail.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConditionerSpec {
+    /// Stage kinds as written (for display).
+    pub kinds: Vec<String>,
+    #[serde(skip)]
+    pub shaper: Option<ShaperParams>,
+    #[serde(skip)]
+    pub meters: Vec<MeterSpec>,
+}
+
+/// A meter, marker or policer stage.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MeterSpec {
+    SrTcm(SrTcmParams),
+    TrTcm(TrTcmParams),
+    Tsw2cm(Tsw2cmParams),
+    Tsw3cm(Tsw3cmParams),
+    Policer(TbPolicerParams),
 }
 
 /// Configured random loss on a link (RFC 4828 App. B.1/B.2).
@@ -172,6 +204,27 @@ pub enum FlowKind {
     Poisson { rate: Rate, size: u32 },
     /// A TCP connection (see `transport::tcp`).
     Tcp(TcpSpec),
+    /// A TFRC or TFRC-SP flow (RFC 5348, RFC 4828; see `qoslab_algo::tfrc`).
+    Tfrc(TfrcSpec),
+}
+
+/// A TFRC (RFC 5348) or TFRC-SP (RFC 4828) flow sending fixed-size packets.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TfrcSpec {
+    /// TFRC-SP (RFC 4828 §3) instead of standard TFRC.
+    pub small_packet: bool,
+    /// RFC 4828 App. C: the gradual short-interval rule instead of the step rule (TFRC-SP only).
+    pub gradual: bool,
+    /// Data bytes per packet (headers excluded).
+    pub size: u32,
+    /// Header bytes added on the wire (e.g. 40 for UDP/IP + RTP-like, 32 for DCCP/IP in RFC 4828 Table 8).
+    pub header: u32,
+    /// The application's maximum data rate (None: always has data).
+    pub app_rate: Option<Rate>,
+    /// Wire size of a feedback packet.
+    pub feedback_size: u32,
+    /// RFC 3448's initial rate (s/R) instead of RFC 5348's (W_init/R).
+    pub rfc3448_initial_rate: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -10,4 +10,16 @@ pub enum WireHeader {
     TcpData(tcp::Segment),
     /// A TCP acknowledgment.
     TcpAck(tcp::Ack),
+    /// A TFRC data packet.
+    TfrcData(qoslab_algo::tfrc::DataPacket),
+    /// A TFRC feedback packet.
+    TfrcFeedback(qoslab_algo::tfrc::Feedback),
+}
+
+impl WireHeader {
+    /// Whether the packet carries application data (as opposed to ACKs and feedback).
+    #[inline]
+    pub fn is_data(&self) -> bool {
+        matches!(self, WireHeader::Udp { .. } | WireHeader::TcpData(_) | WireHeader::TfrcData(_))
+    }
 }

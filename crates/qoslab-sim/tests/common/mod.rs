@@ -17,6 +17,7 @@ pub fn link(scn: &Scenario, from: usize, to: usize, rate: Rate, delay: Duration,
         delay,
         queue,
         loss: None,
+        conditioner: None,
     }
 }
 
