@@ -79,7 +79,6 @@ fn udp_variant(rate_mbps: u64) -> Variant {
     Variant {
         key: format!("poisson {rate_mbps} Mb/s"),
         scenario: net.sc,
-        ingress: Vec::new(),
         seeds: SeedPolicy::Replicate,
     }
 }
@@ -453,11 +452,8 @@ fn published_files_load_with_their_row_counts() {
 
 #[test]
 fn experiment_definitions_are_consistent_and_match_their_data_files() {
-    let exps = reproduce::registry();
-    assert_eq!(
-        exps.iter().map(|e| e.name).collect::<Vec<_>>(),
-        ["rio-hori2001", "rfc2963"]
-    );
+    let exps = reproduce::registry().unwrap();
+    assert_eq!(exps.iter().map(|e| e.name).collect::<Vec<_>>(), reproduce::NAMES);
     for e in &exps {
         e.check().unwrap();
         for t in &e.tables {
@@ -487,12 +483,11 @@ fn experiment_definitions_are_consistent_and_match_their_data_files() {
                 );
             }
         }
-        // Every variant is accepted by the engine (TCP included); only the ingress
-        // conditioning is missing.
+        // Every variant is accepted by the engine, with its ingress conditioners.
         for v in &e.variants {
             qoslab_sim::Simulator::new(v.scenario.clone(), 1)
                 .unwrap_or_else(|m| panic!("{}: {m}", v.key));
-            assert!(!v.ingress.is_empty());
+            assert!(v.scenario.links.iter().any(|l| l.conditioner.is_some()), "{}", v.key);
         }
     }
     let rio = &exps[0];
@@ -510,24 +505,96 @@ fn experiment_definitions_are_consistent_and_match_their_data_files() {
 }
 
 #[test]
-fn experiments_needing_ingress_conditioning_refuse_to_run() {
-    let exps = reproduce::registry();
+fn variants_differ_only_where_the_tables_say() {
+    use qoslab_sim::scenario::spec::{FlowKind, QueueSpec, TcpVariant};
+    let exps = reproduce::registry().unwrap();
+    let rio = &exps[0];
+    let t2 = &rio.tables[1];
+    // Table 2, row "Sack, 1/50": every flow SACK, AF12 max_p 1/50, the rest as the base.
+    let row = t2.rows.iter().find(|r| r.keys == ["Sack", "1/50"]).unwrap();
+    let sc = &rio.variants[row.variant].scenario;
+    assert!(sc
+        .flows
+        .iter()
+        .all(|f| matches!(&f.kind, FlowKind::Tcp(t) if t.variant == TcpVariant::Sack)));
+    let base = reproduce::rio_hori2001::base().unwrap();
+    for (l, b) in sc.links.iter().zip(&base.links) {
+        if l.name == "G1->G2" {
+            let QueueSpec::Rio { precedences, .. } = &l.queue else {
+                panic!("RIO")
+            };
+            assert_eq!(
+                precedences[0].max_p,
+                1.0 / 50.0,
+                "AF11 stays (200, 250, 1/50)"
+            );
+            assert_eq!(
+                (
+                    precedences[1].min_th,
+                    precedences[1].max_th,
+                    precedences[1].max_p
+                ),
+                (60.0, 200.0, 1.0 / 50.0)
+            );
+        } else {
+            assert_eq!(l, b);
+        }
+    }
+    // RFC 2963: C6..C10 shaped, C1..C5 not; the CBS of the A.4 row is on every trTCM.
+    let rfc = &exps[1];
+    let a4 = rfc.tables.iter().find(|t| t.id == "a4").unwrap();
+    let sc = &rfc.variants[a4.rows[2].variant].scenario;
+    for c in 1..=10 {
+        let l = sc
+            .links
+            .iter()
+            .find(|l| l.name == format!("C{c}->ER1"))
+            .unwrap();
+        let cond = l.conditioner.as_ref().unwrap();
+        assert_eq!(cond.shaper.is_some(), c > 5, "C{c}");
+        let expect: &[&str] = if c > 5 {
+            &["trras", "trtcm"]
+        } else {
+            &["trtcm"]
+        };
+        assert_eq!(cond.kinds, expect);
+    }
+}
+
+#[test]
+fn rio_experiment_runs_end_to_end() {
+    // One 20 s run (Fig. 6): the whole pipeline on the real experiment.
+    let exps = reproduce::registry().unwrap();
     let o = Options {
-        table: Some("1".into()),
+        table: Some("fig6".into()),
         seeds: Some(1),
         quick: true,
         threads: 1,
         progress: false,
     };
-    match reproduce::reproduce(&exps[0], &o) {
-        Err(e @ ReproduceError::Unsupported(_)) => {
-            assert_eq!(e.exit_code(), 1);
-            assert!(
-                e.to_string().contains("ingress conditioning (e.g. tsw2cm"),
-                "{e}"
-            );
+    let out = reproduce::reproduce(&exps[0], &o).unwrap();
+    assert_eq!(out.runs, 1);
+    let svg = &out.files[1].1;
+    assert!(balanced(svg).is_ok());
+    assert!(svg.contains("data-name=\"Reno, prompt feedback\""));
+}
+
+#[test]
+fn refused_scenarios_and_unknown_names_are_reported() {
+    let mut e = udp_experiment();
+    // A flow to a node without links: the engine refuses the scenario.
+    let sc = &mut e.variants[1].scenario;
+    sc.nodes.push(qoslab_sim::scenario::spec::NodeSpec {
+        name: "X".into(),
+        kind: NodeKind::Host,
+    });
+    sc.flows[0].dst = sc.nodes.len() - 1;
+    match reproduce::reproduce(&e, &opts(1)) {
+        Err(err @ ReproduceError::Unsupported(_)) => {
+            assert_eq!(err.exit_code(), 1);
+            assert!(err.to_string().contains("no route"), "{err}");
         }
-        other => panic!("expected Unsupported, got {other:?}"),
+        other => panic!("expected a refusal, got {other:?}"),
     }
     let err = reproduce::run(reproduce::ReproduceArgs {
         name: "nope".into(),

@@ -1,4 +1,4 @@
-//! What an experiment is: variants (a scenario plus its ingress conditioning), tables whose
+//! What an experiment is: variants (scenarios with their ingress conditioners), tables whose
 //! cells are metrics extracted from the runs of a variant, and figures.
 //!
 //! An experiment is plain data built by a function (see [`super::registry`]): a base
@@ -10,7 +10,6 @@
 use qoslab_algo::Duration;
 use qoslab_sim::scenario::spec::Scenario;
 
-use super::ingress::Conditioning;
 use super::metric::Metric;
 
 /// A reproducible experiment: tables and figures from one family of scenarios.
@@ -45,9 +44,8 @@ pub struct Quick {
 pub struct Variant {
     /// Unique within the experiment; names the runs in CSV files.
     pub key: String,
+    /// The whole configuration, ingress conditioners (on links) included.
     pub scenario: Scenario,
-    /// Ingress conditioners (taggers, markers, shapers) in front of groups of flows.
-    pub ingress: Vec<Conditioning>,
     pub seeds: SeedPolicy,
 }
 

@@ -5,7 +5,6 @@
 //! |---|---|
 //! | `experiment.rs` | the data model: experiment, variants, tables, rows, figures |
 //! | `metric.rs` | how a cell is read from a run's results |
-//! | `ingress.rs` | ingress conditioners (taggers, markers, shapers) as data; the engine hook |
 //! | `runner.rs` | the (variant, seed) jobs over all cores, results by job index |
 //! | `stats.rs` | mean and Student-t 95 % interval over seeds |
 //! | `published.rs` | the published-data files under `data/` |
@@ -20,7 +19,6 @@
 
 pub mod experiment;
 pub mod figures;
-pub mod ingress;
 pub mod metric;
 pub mod published;
 pub mod report;
@@ -74,7 +72,7 @@ pub enum ReproduceError {
         known: Vec<&'static str>,
     },
     BadArgs(String),
-    /// The engine lacks a feature the experiment needs (e.g. TCP, ingress conditioners).
+    /// The engine refuses a scenario of the experiment (a feature it lacks).
     Unsupported(Vec<String>),
     /// A run failed (a refused scenario, a failed conservation check).
     Run {
@@ -126,7 +124,7 @@ impl std::fmt::Display for ReproduceError {
             ReproduceError::Unsupported(ms) => {
                 write!(
                     f,
-                    "this experiment cannot run yet; the engine lacks:\n  {}",
+                    "this experiment cannot run: the engine refuses its scenarios:\n  {}",
                     ms.join("\n  ")
                 )
             }
@@ -139,9 +137,15 @@ impl std::fmt::Display for ReproduceError {
     }
 }
 
-/// Every experiment, by name.
-pub fn registry() -> Vec<Experiment> {
-    vec![rio_hori2001::experiment(), rfc2963::experiment()]
+/// Names of the experiments, in the order of [`registry`].
+pub const NAMES: [&str; 2] = [rio_hori2001::NAME, rfc2963::NAME];
+
+/// Every experiment (built from their base scenarios; an error is a broken definition).
+pub fn registry() -> Result<Vec<Experiment>, ReproduceError> {
+    Ok(vec![
+        rio_hori2001::experiment().map_err(ReproduceError::Definition)?,
+        rfc2963::experiment().map_err(ReproduceError::Definition)?,
+    ])
 }
 
 /// How to run an experiment (the command line minus names and paths).
@@ -167,13 +171,17 @@ pub struct Outcome {
 
 /// `qoslab reproduce`: runs, prints the report, writes the files.
 pub fn run(args: ReproduceArgs) -> Result<(), ReproduceError> {
-    let exps = registry();
-    let exp = exps.iter().find(|e| e.name == args.name).ok_or_else(|| {
-        ReproduceError::UnknownExperiment {
-            name: args.name.clone(),
-            known: exps.iter().map(|e| e.name).collect(),
-        }
-    })?;
+    if !NAMES.contains(&args.name.as_str()) {
+        return Err(ReproduceError::UnknownExperiment {
+            name: args.name,
+            known: NAMES.to_vec(),
+        });
+    }
+    let exps = registry()?;
+    let exp = exps
+        .iter()
+        .find(|e| e.name == args.name)
+        .expect("every name is registered");
     let opts = Options {
         table: args.table,
         seeds: args.seeds,
@@ -277,13 +285,7 @@ pub fn reproduce(exp: &Experiment, opts: &Options) -> Result<Outcome, ReproduceE
     let mut jobs = Vec::new();
     let mut unsupported: Vec<String> = Vec::new();
     for (vi, v) in exp.variants.iter().enumerate().filter(|(i, _)| needed[*i]) {
-        let mut sc = match ingress::apply(&v.scenario, &v.ingress) {
-            Ok(sc) => sc,
-            Err(ingress::Unsupported(m)) => {
-                unsupported.push(m);
-                continue;
-            }
-        };
+        let mut sc = v.scenario.clone();
         if opts.quick {
             sc.duration = exp.quick.duration;
             sc.warmup = exp.quick.warmup;

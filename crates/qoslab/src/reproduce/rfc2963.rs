@@ -18,17 +18,19 @@
 //! * A.4: goodput of the LANs of C1, C6, C3, C8 vs CBS (trRAS).
 //! * A.5 / A.6: as A.2 / A.3 with the G-trRAS. A.7: as A.4 with the G-trRAS.
 
+use qoslab_algo::meter::{trtcm::TrTcmParams, ColorMode};
+use qoslab_algo::shaper::{RasParams, ShaperParams, TrRasConfig};
 use qoslab_algo::{Color, Duration, Rate};
 use qoslab_sim::scenario::spec::{
-    FlowKind, Limit, NodeKind, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, TcpSpec,
-    TcpVariant,
+    ConditionerSpec, FlowKind, Limit, MeterSpec, NodeKind, QueueSpec, QueueUnit, RioCoupling,
+    RioPrecedenceSpec, TcpSpec, TcpVariant,
 };
 
 use super::experiment::{Column, Experiment, Quick, Row, SeedPolicy, Table, Variant};
-use super::ingress::{Conditioner, Conditioning, RasKind, RasShaper};
 use super::metric::{FlowSel, Metric};
 use super::topo::{drop_tail, Net};
 
+pub const NAME: &str = "rfc2963";
 pub const BOTTLENECK: &str = "ER1->ER2";
 const MSS: u32 = 1460;
 const HEADER: u32 = 40;
@@ -41,7 +43,7 @@ pub const CBS_SWEEP: [u64; 5] = [3, 10, 30, 100, 300];
 const NOTES: &[&str] = &[
     "Table A.1 (the trTCM parameters) is not in the seed copy; parameters come from the text: CIR 2/4/6/8/10 Mb/s for C1..C5 and C6..C10, PIR = 2 CIR, PBS = 2 CBS, CBS 3 KBytes for A.2/A.3/A.5/A.6; 1 KByte = 1000 bytes.",
     "Tables A.4 and A.7 have neither values nor rows in the seed copy: we run CBS = 3, 10, 30, 100, 300 KBytes (\"a CBS of a few hundred KBytes is probably too large\").",
-    "The rate adaptive shapers' settings are not given in the seed copy: MIR = 34 Mb/s (the line rate of the customer-edge link, \"a typical value\"), CIR_th = CBS, PIR_th = PBS, MIR_th = 2 PBS, buffer 640 KB (ten 64 KB windows: no shaper loss), EAR constant K = 100 ms.",
+    "The rate adaptive shapers' settings are not given in the seed copy: MIR = 34 Mb/s (the line rate of the customer-edge link, \"a typical value\"), CIR_th = CBS, PIR_th = PBS, MIR_th = 2 PBS, buffer max(640 KB, MIR_th) (ten 64 KB windows: no shaper loss; RFC 2963 §2.4 needs MIR_th <= buffer), EAR constant K = 100 ms.",
     "The ER1-ER2 link delay is not stated in the seed copy: 5 ms. Queue limits: ER1->ER2 1000 packets (above the green max_th of 800); every other queue 1000-packet drop-tail (\"no losses occur inside the edge routers\").",
     "Three-colour RIO is coupled (each colour's average counts its own and the more preferred colours), not gentle, averages in packets.",
     "TCP: SACK, MSS 1460 B payload + 40 B headers, receiver window 64 000 B, an ACK per segment, min RTO 1 s (the scenario parser's defaults otherwise); all flows start at 0 s.",
@@ -60,7 +62,8 @@ pub fn cir_mbps(c: usize) -> u64 {
     2 * (((c - 1) % 5) as u64 + 1)
 }
 
-pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Variant {
+/// The whole network of A.1 with `shaping` on C6..C10 and this CBS on every trTCM.
+pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Result<Variant, String> {
     let mut net = Net::new("rfc2963", Duration::from_secs(102), Duration::from_secs(2));
     let er1 = net.node("ER1", NodeKind::Router);
     let er2 = net.node("ER2", NodeKind::Router);
@@ -119,7 +122,6 @@ pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Variant {
         bytes: None,
     };
     let cbs = cbs_kbytes * KB;
-    let mut ingress = Vec::new();
     for c in 1..=10 {
         let left = net.node(&format!("C{c}"), NodeKind::Router);
         let right = net.node(&format!("C{c}'"), NodeKind::Router);
@@ -140,7 +142,6 @@ pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Variant {
             drop_tail(1000),
             drop_tail(1000),
         );
-        let mut flows = Vec::new();
         for k in 1..=10 {
             let a = net.node(&format!("W{c}.{k}"), NodeKind::Host);
             let b = net.node(&format!("W{c}'.{k}"), NodeKind::Host);
@@ -160,36 +161,55 @@ pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Variant {
                 drop_tail(1000),
                 drop_tail(1000),
             );
-            let name = format!("C{c}/{k}");
-            net.flow(&name, a, b, FlowKind::Tcp(spec.clone()));
-            flows.push(name);
+            net.flow(&format!("C{c}/{k}"), a, b, FlowKind::Tcp(spec.clone()));
         }
+        // "All customer routers are equipped with a trTCM where the CIR are 2 Mbps for router
+        // C1 and C6, 4 Mbps for C2 and C7, ..." — one conditioner for the LAN's aggregate, on
+        // the link into the edge router.
         let cir = Rate::from_mbps(cir_mbps(c));
         // "the PIR is always twice as large as the CIR. Also the PBS is the double of the CBS."
         let (pir, pbs) = (Rate(2 * cir.0), 2 * cbs);
-        let shaper = (c > 5).then_some(RasShaper {
-            kind: match shaping {
-                Shaping::TrRas => RasKind::TrRas,
-                Shaping::GreenTrRas => RasKind::GreenTrRas,
-            },
-            mir: edge,
-            cir_th: cbs,
-            pir_th: pbs,
-            mir_th: 2 * pbs,
-            buffer: 640 * KB,
-            ear_k: Duration::from_millis(100),
-        });
-        ingress.push(Conditioning {
-            at_node: format!("C{c}"),
-            flows,
-            conditioner: Conditioner::TrTcm {
+        let trtcm = TrTcmParams::new(ColorMode::Blind, cir, cbs, pir, pbs)
+            .map_err(|e| format!("C{c} trTCM: {e}"))?;
+        // "Routers C6-C10 also contain a trRAS in addition to the trTCM"
+        let shaper = if c > 5 {
+            let ras = RasParams::two_rate(&TrRasConfig {
                 cir,
                 pir,
-                cbs,
-                pbs,
+                mir: edge,
+                line_rate: edge,
+                cir_th: cbs,
+                pir_th: pbs,
+                mir_th: 2 * pbs,
+                // At least ten 64 KB windows (no shaper loss), and never below MIR_th
+                // (RFC 2963 §2.4: MIR_th <= buffer size).
+                buffer: (640 * KB).max(2 * pbs),
+                ear_window: Duration::from_millis(100),
+            })
+            .map_err(|e| format!("C{c} RAS: {e}"))?;
+            Some(match shaping {
+                Shaping::TrRas => ShaperParams::Ras(ras),
+                Shaping::GreenTrRas => ShaperParams::GreenRas(ras),
+            })
+        } else {
+            None
+        };
+        let mut kinds = Vec::new();
+        if shaper.is_some() {
+            kinds.push(match shaping {
+                Shaping::TrRas => "trras".to_string(),
+                Shaping::GreenTrRas => "g-trras".to_string(),
+            });
+        }
+        kinds.push("trtcm".to_string());
+        net.condition(
+            &format!("C{c}->ER1"),
+            ConditionerSpec {
+                kinds,
                 shaper,
+                meters: vec![MeterSpec::TrTcm(trtcm)],
             },
-        });
+        );
     }
     net.monitor(BOTTLENECK, None);
     let key = format!(
@@ -200,13 +220,12 @@ pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Variant {
         },
         cbs_kbytes
     );
-    net.sc.name = format!("rfc2963 {key}");
-    Variant {
+    net.sc.name = format!("{NAME} {key}");
+    Ok(Variant {
         key,
         scenario: net.sc,
-        ingress,
         seeds: SeedPolicy::Replicate,
-    }
+    })
 }
 
 fn colour_table(
@@ -215,8 +234,8 @@ fn colour_table(
     title: &str,
     shaping: Shaping,
     routers: std::ops::RangeInclusive<usize>,
-) -> Table {
-    let v = e.variant(variant(shaping, 3));
+) -> Result<Table, String> {
+    let v = e.variant(variant(shaping, 3)?);
     let rows = routers
         .map(|c| {
             let sel = || FlowSel::Prefix(format!("C{c}/"));
@@ -231,7 +250,7 @@ fn colour_table(
             }
         })
         .collect();
-    Table {
+    Ok(Table {
         id,
         title: title.to_string(),
         source: format!(
@@ -260,22 +279,27 @@ fn colour_table(
             "a5" => "rfc2963/table_a5.csv",
             _ => "rfc2963/table_a6.csv",
         }),
-    }
+    })
 }
 
-fn cbs_table(e: &mut Experiment, id: &'static str, title: &str, shaping: Shaping) -> Table {
-    let rows = CBS_SWEEP
-        .iter()
-        .map(|&cbs| Row {
+fn cbs_table(
+    e: &mut Experiment,
+    id: &'static str,
+    title: &str,
+    shaping: Shaping,
+) -> Result<Table, String> {
+    let mut rows = Vec::new();
+    for cbs in CBS_SWEEP {
+        rows.push(Row {
             keys: vec![cbs.to_string()],
-            variant: e.variant(variant(shaping, cbs)),
+            variant: e.variant(variant(shaping, cbs)?),
             cells: [1, 6, 3, 8]
                 .iter()
                 .map(|c| Metric::GoodputMbps(FlowSel::Prefix(format!("C{c}/"))))
                 .collect(),
-        })
-        .collect();
-    Table {
+        });
+    }
+    Ok(Table {
         id,
         title: title.to_string(),
         source: format!(
@@ -293,12 +317,12 @@ fn cbs_table(e: &mut Experiment, id: &'static str, title: &str, shaping: Shaping
         } else {
             "rfc2963/table_a7.csv"
         }),
-    }
+    })
 }
 
-pub fn experiment() -> Experiment {
+pub fn experiment() -> Result<Experiment, String> {
     let mut e = Experiment {
-        name: "rfc2963",
+        name: NAME,
         title: "A Rate Adaptive Shaper for Differentiated Services, Appendix A",
         source: "O. Bonaventure, S. De Cnodder, RFC 2963, October 2000 (seed 000)",
         variants: Vec::new(),
@@ -318,7 +342,7 @@ pub fn experiment() -> Experiment {
         "Throughput (Mb/s) of the unshaped traffic (trTCM only), CBS 3 KB",
         Shaping::TrRas,
         1..=5,
-    );
+    )?;
     e.tables.push(t);
     let t = colour_table(
         &mut e,
@@ -326,14 +350,14 @@ pub fn experiment() -> Experiment {
         "Throughput (Mb/s) of the adaptively shaped traffic (trRAS + trTCM), CBS 3 KB",
         Shaping::TrRas,
         6..=10,
-    );
+    )?;
     e.tables.push(t);
     let t = cbs_table(
         &mut e,
         "a4",
         "Goodput (Mb/s) vs CBS (KBytes), trRAS on C6 and C8",
         Shaping::TrRas,
-    );
+    )?;
     e.tables.push(t);
     let t = colour_table(
         &mut e,
@@ -341,7 +365,7 @@ pub fn experiment() -> Experiment {
         "Throughput (Mb/s) of the unshaped traffic, G-trRAS scenario, CBS 3 KB",
         Shaping::GreenTrRas,
         1..=5,
-    );
+    )?;
     e.tables.push(t);
     let t = colour_table(
         &mut e,
@@ -349,14 +373,14 @@ pub fn experiment() -> Experiment {
         "Throughput (Mb/s) of the adaptively shaped traffic (G-trRAS + trTCM), CBS 3 KB",
         Shaping::GreenTrRas,
         6..=10,
-    );
+    )?;
     e.tables.push(t);
     let t = cbs_table(
         &mut e,
         "a7",
         "Goodput (Mb/s) vs CBS (KBytes), G-trRAS on C6 and C8",
         Shaping::GreenTrRas,
-    );
+    )?;
     e.tables.push(t);
-    e
+    Ok(e)
 }

@@ -20,37 +20,35 @@
 //! * Table 4 (§3.C): maxth_out ∈ {150, 200, 250} × maxp_out ∈ {1/10, 1/20, 1/50}, Reno;
 //!   4a with w_qout = 0.002, 4b with prompt feedback (w_qout = 1; withheld).
 //!
-//! The choices the paper leaves open are listed in [`NOTES`] and printed with the results.
+//! The network, the taggers and the TCP settings are those of the base scenario
+//! `scenarios/rio-hori2001/base.toml` (compiled in; its header lists its own open choices);
+//! each variant overrides the TCP variant of every flow and AF12's RIO parameters. The
+//! choices this experiment adds are listed in [`NOTES`] and printed with the results.
 
-use qoslab_algo::{Duration, Rate};
-use qoslab_sim::scenario::spec::{
-    FlowKind, Limit, NodeKind, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, TcpSpec,
-    TcpVariant,
-};
+use qoslab_algo::Duration;
+use qoslab_sim::scenario::spec::{FlowKind, QueueSpec, RioPrecedenceSpec, Scenario, TcpVariant};
 
 use super::experiment::{
     Column, Experiment, Figure, FigureKind, Quick, Row, SeedPolicy, Table, Variant,
 };
-use super::ingress::{Conditioner, Conditioning};
 use super::metric::Metric;
-use super::topo::{drop_tail, spread, Net};
 
+pub const NAME: &str = "rio-hori2001";
 pub const BOTTLENECK: &str = "G1->G2";
 
-/// TCP segment payload (bytes); 40 bytes of TCP/IP header are added on the wire.
-const MSS: u32 = 500;
-const HEADER: u32 = 40;
+/// The base scenario (network, taggers, TCP settings; Table 1's thresholds at minth_out 60).
+pub const BASE_FILE: &str = "scenarios/rio-hori2001/base.toml";
+const BASE: &str = include_str!("../../../../scenarios/rio-hori2001/base.toml");
 
 const NOTES: &[&str] = &[
-    "TCP: \"segment size was 500 bytes\" is taken as the payload (ns-2 packetSize_), with 40 bytes of TCP/IP headers on the wire (540-byte packets), as the scenario parser's default; receiver window 65 535 B, an ACK per segment, min RTO 1 s, RFC 5681 initial window, limited transmit on (the parser's defaults).",
+    "Network, TSW taggers (S1..S10 at 5 Mb/s, S11..S20 at 1 Mb/s, window 1 s) and TCP settings: scenarios/rio-hori2001/base.toml, whose header documents its choices.",
     "Throughput is the bit rate leaving the G1->G2 queue (every packet, headers included), over 5..20 s: the published values (up to 69.78 of 70 Mb/s) count packets on the wire, not payload.",
     "Queue statistics (ql_ave, ql_std, ql_zero, percentiles) are over the queue length seen by arriving packets at G1->G2 (packets waiting, excluding the one being transmitted), 5..20 s; the paper's Table 3 says so explicitly, Tables 1, 2, 4 do not say.",
-    "TSW taggers: target 5 Mb/s for S1..S10 (the shorter round-trip times) and 1 Mb/s for S11..S20 — the paper does not say which sources get which; window 1 s (not given by the paper); two colours In = green, Out = yellow.",
-    "Access-link delays are spread linearly from 3 ms (S1) to 8 ms (S20); the paper gives only the range. Access and receiver links have 1000-packet drop-tail queues (not a bottleneck); G2->G1 (ACKs) a 300-packet drop-tail queue.",
-    "RIO: coupled (the Out average counts In and Out packets: \"an average queue of total packets including In and Out packets\"), not gentle, averages in packets, w_q of In = 0.002 always; Out's weight is w_qout.",
+    "RIO is coupled (the Out average counts In and Out packets: \"an average queue of total packets including In and Out packets\"); In always uses w_q = 0.002, Out uses w_qout.",
     "Table 1: the text says minth \"varies from 10 to 100\" but lists 20, 40, 60, 80, 100 and the table has those five; we run those five.",
-    "Table 3: its rows (the w_qout values) are withheld with its values; we run w_qout ∈ {0.002, 0.01, 0.05, 0.1, 0.2, 0.5, 1} with minth_out 60, maxth_out 200, maxp_out 1/10 (the setting of Figs. 2, 5 and the text). Its columns are the average, 90th and 99th percentile of the queue seen by arrivals.",
-    "Figures: queue length sampled every 10 ms from the seed-1 run (the paper plots it at every arrival); distributions are over the queue seen by arrivals, all seeds pooled. Fig. 5's average is the Out (whole-queue) average only if the engine's samples record it (see the report).",
+    "Table 3: its rows (the w_qout values) are withheld with its values; we run w_qout in {0.002, 0.01, 0.05, 0.1, 0.2, 0.5, 1} with minth_out 60, maxth_out 200, maxp_out 1/10 (the setting of Figs. 2, 5 and the text). Its columns are the average, 90th and 99th percentile of the queue seen by arrivals.",
+    "Table 4: maxth is AF12's maxth_out (minth_out 60); AF11 stays (200, 250, 1/50).",
+    "Figures: queue length sampled every 10 ms from the seed-1 run (the paper plots it at every arrival); distributions are over the queue seen by arrivals, all seeds pooled. Fig. 5's averaged line is the average the engine samples for the queue (for RIO, the In average; see the report).",
 ];
 
 /// The RIO settings of AF12 (Out) that the tables vary.
@@ -83,115 +81,41 @@ pub fn tcp_name(v: TcpVariant) -> &'static str {
 
 const TCPS: [TcpVariant; 3] = [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::Sack];
 
-/// The scenario of one (TCP variant, Out parameters) pair, and its taggers.
-pub fn variant(tcp: TcpVariant, out: OutParams) -> Variant {
-    let mut net = Net::new(
-        "rio-hori2001",
-        Duration::from_secs(20),
-        Duration::from_secs(5),
-    );
-    let s: Vec<usize> = (1..=20)
-        .map(|i| net.node(&format!("S{i}"), NodeKind::Host))
-        .collect();
-    let g1 = net.node("G1", NodeKind::Router);
-    let g2 = net.node("G2", NodeKind::Router);
-    let d: Vec<usize> = (1..=20)
-        .map(|i| net.node(&format!("D{i}"), NodeKind::Host))
-        .collect();
-    for (i, &si) in s.iter().enumerate() {
-        let delay = spread(
-            Duration::from_millis(3),
-            Duration::from_millis(8),
-            i as u64 + 1,
-            20,
-        );
-        net.duplex(
-            si,
-            g1,
-            Rate::from_mbps(100),
-            delay,
-            drop_tail(1000),
-            drop_tail(1000),
-        );
+/// The base scenario, parsed.
+pub fn base() -> Result<Scenario, String> {
+    let sc = qoslab_sim::scenario::parse_str(BASE, BASE_FILE).map_err(|e| e.to_string())?;
+    let ok = sc.links.iter().any(|l| {
+        l.name == BOTTLENECK
+            && matches!(&l.queue, QueueSpec::Rio { precedences, .. } if precedences.len() == 2)
+    });
+    if !ok {
+        return Err(format!(
+            "{BASE_FILE}: no two-precedence RIO queue on {BOTTLENECK}"
+        ));
     }
-    // "RIO queue of G1 had a buffer of 300 packets in size."
-    let rio = QueueSpec::Rio {
-        limit: Limit::Packets(300),
-        precedences: vec![
-            // For AF11: (minth, maxth, maxp) = (200, 250, 1/50)
-            RioPrecedenceSpec {
-                min_th: 200.0,
-                max_th: 250.0,
-                max_p: 1.0 / 50.0,
-                w_q: 0.002,
-            },
-            // For AF12: (minth_out, maxth_out, maxp_out), weight w_qout
-            RioPrecedenceSpec {
+    Ok(sc)
+}
+
+/// The base scenario with every flow's TCP variant and AF12's RIO parameters replaced.
+pub fn variant(base: &Scenario, tcp: TcpVariant, out: OutParams) -> Variant {
+    let mut sc = base.clone();
+    for f in &mut sc.flows {
+        if let FlowKind::Tcp(spec) = &mut f.kind {
+            // "Three TCP variants were treated here: Reno, Newreno, and SACK."
+            spec.variant = tcp;
+        }
+    }
+    for l in sc.links.iter_mut().filter(|l| l.name == BOTTLENECK) {
+        if let QueueSpec::Rio { precedences, .. } = &mut l.queue {
+            // For AF12: (minth, maxth, maxp) = (minth_out, maxth_out, maxp_out), weight w_qout
+            precedences[1] = RioPrecedenceSpec {
                 min_th: out.min_th as f64,
                 max_th: out.max_th as f64,
                 max_p: 1.0 / out.maxp_den as f64,
                 w_q: out.w_q,
-            },
-        ],
-        coupling: RioCoupling::Coupled,
-        gentle: false,
-        queue_unit: QueueUnit::Packets,
-        mean_pkt_size: MSS + HEADER,
-    };
-    net.duplex(
-        g1,
-        g2,
-        Rate::from_mbps(70),
-        Duration::from_millis(5),
-        rio,
-        drop_tail(300),
-    );
-    for &di in &d {
-        net.duplex(
-            g2,
-            di,
-            Rate::from_mbps(100),
-            Duration::from_millis(5),
-            drop_tail(1000),
-            drop_tail(1000),
-        );
+            };
+        }
     }
-    let spec = TcpSpec {
-        variant: tcp,
-        mss: MSS,
-        header: HEADER,
-        ack_size: HEADER,
-        rwnd: 65_535,
-        // RFC 5681 §3.1: IW = 4 segments when SMSS <= 1095 bytes.
-        init_cwnd: 4,
-        limited_transmit: true,
-        min_rto: Duration::from_secs(1),
-        max_rto: Duration::from_secs(60),
-        initial_rto: Duration::from_secs(1),
-        clock_granularity: Duration::ZERO,
-        delayed_ack: None,
-        bytes: None,
-    };
-    let mut ingress = Vec::new();
-    for i in 0..20 {
-        let name = format!("tcp{}", i + 1);
-        net.flow(&name, s[i], d[i], FlowKind::Tcp(spec.clone()));
-        // "The target rates of ten TSW taggers were set to 5Mbps. The other ten ... 1Mbps."
-        let target = if i < 10 {
-            Rate::from_mbps(5)
-        } else {
-            Rate::from_mbps(1)
-        };
-        ingress.push(Conditioning {
-            at_node: "G1".into(),
-            flows: vec![name],
-            conditioner: Conditioner::Tsw2cm {
-                target,
-                window: Duration::from_secs(1),
-            },
-        });
-    }
-    net.monitor(BOTTLENECK, Some(Duration::from_millis(10)));
     let key = format!(
         "{} minth_out={} maxth_out={} maxp_out=1/{} w_qout={}",
         tcp_name(tcp),
@@ -200,11 +124,10 @@ pub fn variant(tcp: TcpVariant, out: OutParams) -> Variant {
         out.maxp_den,
         out.w_q
     );
-    net.sc.name = format!("rio-hori2001 {key}");
+    sc.name = format!("{NAME} {key}");
     Variant {
         key,
-        scenario: net.sc,
-        ingress,
+        scenario: sc,
         seeds: SeedPolicy::Replicate,
     }
 }
@@ -217,9 +140,10 @@ fn link() -> String {
     BOTTLENECK.to_string()
 }
 
-pub fn experiment() -> Experiment {
+pub fn experiment() -> Result<Experiment, String> {
+    let base = base()?;
     let mut e = Experiment {
-        name: "rio-hori2001",
+        name: NAME,
         title: "Queue management of RIO to achieve high throughput and low delay",
         source: "Y. Hori, T. Ikenaga, Y. Oie, Geijutsu Kogaku Kenkyu 3, pp. 23-29, 2001 (seed 002)",
         variants: Vec::new(),
@@ -240,6 +164,7 @@ pub fn experiment() -> Experiment {
     for min_th in [20, 40, 60, 80, 100] {
         for tcp in TCPS {
             let v = e.variant(variant(
+                &base,
                 tcp,
                 OutParams {
                     min_th,
@@ -287,6 +212,7 @@ pub fn experiment() -> Experiment {
     for tcp in TCPS {
         for den in [2, 5, 10, 20, 50, 100] {
             let v = e.variant(variant(
+                &base,
                 tcp,
                 OutParams {
                     maxp_den: den,
@@ -313,6 +239,7 @@ pub fn experiment() -> Experiment {
     let mut rows = Vec::new();
     for w in [0.002, 0.01, 0.05, 0.1, 0.2, 0.5, 1.0] {
         let v = e.variant(variant(
+            &base,
             TcpVariant::Reno,
             OutParams {
                 w_q: w,
@@ -344,6 +271,7 @@ pub fn experiment() -> Experiment {
         for max_th in [150, 200, 250] {
             for den in [10, 20, 50] {
                 let v = e.variant(variant(
+                    &base,
                     TcpVariant::Reno,
                     OutParams {
                         max_th,
@@ -375,7 +303,7 @@ pub fn experiment() -> Experiment {
         .map(|&t| {
             (
                 tcp_name(t).to_string(),
-                e.variant(variant(t, OutParams::CHOSEN)),
+                e.variant(variant(&base, t, OutParams::CHOSEN)),
             )
         })
         .collect();
@@ -404,6 +332,7 @@ pub fn experiment() -> Experiment {
             (
                 format!("maxp 1/{den}"),
                 e.variant(variant(
+                    &base,
                     TcpVariant::Reno,
                     OutParams {
                         maxp_den: den,
@@ -431,6 +360,7 @@ pub fn experiment() -> Experiment {
         },
     });
     let prompt = e.variant(variant(
+        &base,
         TcpVariant::Reno,
         OutParams {
             w_q: 1.0,
@@ -446,5 +376,5 @@ pub fn experiment() -> Experiment {
             with_avg: false,
         },
     });
-    e
+    Ok(e)
 }

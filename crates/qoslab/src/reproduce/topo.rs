@@ -3,7 +3,8 @@
 
 use qoslab_algo::{Duration, Rate};
 use qoslab_sim::scenario::spec::{
-    FlowKind, FlowSpec, Limit, LinkSpec, NodeKind, NodeSpec, OutputSpec, QueueSpec, Scenario,
+    ConditionerSpec, FlowKind, FlowSpec, Limit, LinkSpec, NodeKind, NodeSpec, OutputSpec,
+    QueueSpec, Scenario,
 };
 
 pub struct Net {
@@ -57,6 +58,7 @@ impl Net {
                 delay,
                 queue,
                 loss: None,
+                conditioner: None,
             });
         }
     }
@@ -71,6 +73,17 @@ impl Net {
             stop: None,
             kind,
         });
+    }
+
+    /// Puts an ingress conditioner on the link named "A->B" (panics on a name not built).
+    pub fn condition(&mut self, link: &str, spec: ConditionerSpec) {
+        let l = self
+            .sc
+            .links
+            .iter_mut()
+            .find(|l| l.name == link)
+            .expect("conditioned link exists");
+        l.conditioner = Some(spec);
     }
 
     /// Reports and samples the link named "A->B" (panics on a name not built: a bug in an
@@ -91,35 +104,5 @@ impl Net {
 pub fn drop_tail(n: u32) -> QueueSpec {
     QueueSpec::DropTail {
         limit: Limit::Packets(n),
-    }
-}
-
-/// `a + (b − a)·(i − 1)/(n − 1)` rounded to the nearest ns (halves up), i = 1..=n: the
-/// parser's `{ from = a, to = b }` spread.
-pub fn spread(a: Duration, b: Duration, i: u64, n: u64) -> Duration {
-    if n <= 1 {
-        return a;
-    }
-    let (a, b) = (a.0 as i128, b.0 as i128);
-    let num = (b - a) * (i as i128 - 1);
-    let den = n as i128 - 1;
-    // Round half up: floor((2·num + den) / (2·den)).
-    let off = (2 * num + den).div_euclid(2 * den);
-    Duration((a + off) as u64)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn spread_hand_computed() {
-        // 3 ms .. 8 ms over 20: step 5/19 ms = 263157.89 ns.
-        let ms = Duration::from_millis;
-        assert_eq!(spread(ms(3), ms(8), 1, 20), ms(3));
-        assert_eq!(spread(ms(3), ms(8), 20, 20), ms(8));
-        // i = 2: 3 000 000 + 263 157.89 -> 3 263 158
-        assert_eq!(spread(ms(3), ms(8), 2, 20), Duration(3_263_158));
-        assert_eq!(spread(ms(3), ms(8), 5, 1), ms(3));
     }
 }
