@@ -453,7 +453,10 @@ fn published_files_load_with_their_row_counts() {
 #[test]
 fn experiment_definitions_are_consistent_and_match_their_data_files() {
     let exps = reproduce::registry().unwrap();
-    assert_eq!(exps.iter().map(|e| e.name).collect::<Vec<_>>(), reproduce::NAMES);
+    assert_eq!(
+        exps.iter().map(|e| e.name).collect::<Vec<_>>(),
+        reproduce::NAMES
+    );
     for e in &exps {
         e.check().unwrap();
         for t in &e.tables {
@@ -487,7 +490,11 @@ fn experiment_definitions_are_consistent_and_match_their_data_files() {
         for v in &e.variants {
             qoslab_sim::Simulator::new(v.scenario.clone(), 1)
                 .unwrap_or_else(|m| panic!("{}: {m}", v.key));
-            assert!(v.scenario.links.iter().any(|l| l.conditioner.is_some()), "{}", v.key);
+            assert!(
+                v.scenario.links.iter().any(|l| l.conditioner.is_some()),
+                "{}",
+                v.key
+            );
         }
     }
     let rio = &exps[0];

@@ -238,12 +238,12 @@ pub fn reproduce(exp: &Experiment, opts: &Options) -> Result<Outcome, ReproduceE
             let tables: Vec<_> = exp
                 .tables
                 .iter()
-                .filter(|x| x.id.eq_ignore_ascii_case(t))
+                .filter(|x| x.id.eq_ignore_ascii_case(&t.replace('.', "")))
                 .collect();
             let figures: Vec<_> = exp
                 .figures
                 .iter()
-                .filter(|x| x.id.eq_ignore_ascii_case(t))
+                .filter(|x| x.id.eq_ignore_ascii_case(&t.replace('.', "")))
                 .collect();
             if tables.is_empty() && figures.is_empty() {
                 return Err(ReproduceError::UnknownTable {
