@@ -11,7 +11,9 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 mod condition;
+mod plot;
 mod progress;
+mod reproduce;
 mod summary;
 
 #[derive(Parser)]
@@ -40,6 +42,8 @@ enum Cmd {
     Validate { scenario: PathBuf },
     /// Run a chain of conditioners (meters, markers, shapers) over a packet trace.
     Condition(condition::ConditionArgs),
+    /// Rerun the tables and figures of a reproduced document beside the published values.
+    Reproduce(reproduce::ReproduceArgs),
 }
 
 /// An error with its exit status.
@@ -69,6 +73,7 @@ fn main() -> ExitCode {
         Cmd::Validate { scenario } => cmd_validate(&scenario),
         Cmd::Condition(args) => condition::run(args)
             .map_err(|e| Failure { code: e.exit_code() as u8, msg: format!("error: {e}") }),
+        Cmd::Reproduce(args) => reproduce::run(args).map_err(|e| Failure { code: e.exit_code(), msg: format!("error: {e}") }),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
