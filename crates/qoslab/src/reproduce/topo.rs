@@ -22,6 +22,7 @@ impl Net {
                 nodes: Vec::new(),
                 links: Vec::new(),
                 flows: Vec::new(),
+                webs: Vec::new(),
                 output: OutputSpec {
                     sample_interval: None,
                     monitor: Vec::new(),
