@@ -147,6 +147,8 @@ pub struct QueueSample {
     pub link: u32,
     pub pkts: u32,
     pub bytes: u64,
+    /// The discipline's average queue (RED: avg; RIO: the least-preferred colour's average,
+    /// which for coupled RIO counts every packet); 0 for drop-tail.
     pub avg: f64,
 }
 
@@ -998,7 +1000,9 @@ impl Simulator {
                     link: i as u32,
                     pkts: l.view.pkts,
                     bytes: l.view.bytes,
-                    avg: l.aqm.averages()[0],
+                    // The least-preferred colour's average: RED's average, or for coupled
+                    // RIO the average over all packets (Out / red), as the RIO seed's Fig. 5.
+                    avg: l.aqm.averages()[2],
                 });
             }
         }

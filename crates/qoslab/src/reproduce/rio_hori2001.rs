@@ -48,7 +48,7 @@ const NOTES: &[&str] = &[
     "Table 1: the text says minth \"varies from 10 to 100\" but lists 20, 40, 60, 80, 100 and the table has those five; we run those five.",
     "Table 3: its rows (the w_qout values) are withheld with its values; we run w_qout in {0.002, 0.01, 0.05, 0.1, 0.2, 0.5, 1} with minth_out 60, maxth_out 200, maxp_out 1/10 (the setting of Figs. 2, 5 and the text). Its columns are the average, 90th and 99th percentile of the queue seen by arrivals.",
     "Table 4: maxth is AF12's maxth_out (minth_out 60); AF11 stays (200, 250, 1/50).",
-    "Figures: queue length sampled every 10 ms from the seed-1 run (the paper plots it at every arrival); distributions are over the queue seen by arrivals, all seeds pooled. Fig. 5's averaged line is the average the engine samples for the queue (for RIO, the In average; see the report).",
+    "Figures: queue length sampled every 10 ms from the seed-1 run (the paper plots it at every arrival); distributions are over the queue seen by arrivals, all seeds pooled. Fig. 5's averaged line is the RIO average over all packets (the Out average of coupled RIO), sampled with the queue.",
 ];
 
 /// The RIO settings of AF12 (Out) that the tables vary.
