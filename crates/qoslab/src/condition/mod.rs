@@ -1,6 +1,6 @@
 //! `qoslab condition --chain CHAIN.toml --trace IN --out OUT`: runs a packet trace through a
-//! chain of traffic conditioners (meters/markers, policers; shapers once wired) and writes
-//! the conditioned trace.
+//! chain of traffic conditioners (meters/markers, policers, shapers including the rate
+//! adaptive shapers of RFC 2963) and writes the conditioned trace.
 //!
 //! - IN: CSV (`time,size[,color][,flow]`, see [`trace`]) or pcap / pcapng (recognised by
 //!   their magic numbers, see [`pcap`]).
@@ -8,7 +8,11 @@
 //! - OUT: for CSV input, CSV; for pcap(ng) input, the same format with the DSCP set to the
 //!   AF codepoint of each packet's colour — or CSV if OUT ends in `.csv`. OUT is written to
 //!   a temporary file beside it and renamed at the end, so a failed run leaves no half file.
-//! - A summary (packets and bytes per colour, drops, shaper delays) goes to stderr.
+//! - CSV output columns: the input's, then `color`; `departure` (seconds, 9 decimals, empty
+//!   if dropped) when the chain has a shaper; `dropped` (true/false) when a stage can drop
+//!   (a policer, or a shaper whose buffer overflows). See [`trace`].
+//! - A summary (packets and bytes per colour, drops by policers and by shapers, shaper delay
+//!   mean/max, per-stage counters) goes to stderr.
 //!
 //! Errors: bad input (chain, trace, paths) → exit code 2 with the file and line/record;
 //! internal failures → 1. Nothing panics on malformed input.
@@ -17,7 +21,6 @@ pub mod chain;
 pub mod pcap;
 pub mod runner;
 pub mod trace;
-pub mod units;
 
 use std::fmt;
 use std::fs::{self, File};
@@ -28,7 +31,7 @@ use self::chain::{parse_chain, Chain};
 use self::pcap::{detect, Format, PcapReader, PcapWriter, PcapngReader, PcapngWriter};
 use self::runner::{run_chain, Sink, Source, Summary};
 use self::trace::{CsvReader, CsvWriter, Item, Outcome, Raw};
-use self::units::format_secs;
+use self::trace::format_secs;
 
 /// Command-line arguments of `qoslab condition`.
 #[derive(Clone, Debug, clap::Args)]
@@ -207,7 +210,7 @@ fn condition_streams<R: BufRead, W: Write>(
     w: W,
     out: &Path,
 ) -> Result<Summary, ConditionError> {
-    let (dep, drop, af) = (chain.has_shaper(), chain.has_policer(), chain.af_class);
+    let (dep, drop, af) = (chain.has_shaper(), chain.can_drop(), chain.af_class);
     let werr = |e: std::io::Error| ConditionError::Internal(format!("cannot write output: {e}"));
     let csv_cols = ["time".to_string(), "size".to_string()];
     let (mut input, mut output) = match format {
@@ -243,6 +246,7 @@ fn condition_streams<R: BufRead, W: Write>(
 #[cfg(test)]
 mod tests {
     use super::pcap::build;
+    use super::runner::StageStats;
     use super::*;
     use qoslab_algo::meter::{ColorMode, SrTcm, SrTcmParams, TrTcm, TrTcmParams};
     use qoslab_algo::{Color, PacketView, RandomSource, Rate, Rng, Time};
@@ -333,7 +337,7 @@ mod tests {
             "the trace should exercise all colours: {counts:?}"
         );
         assert_eq!(summary.out.pkts, counts);
-        assert_eq!(summary.stages[0].1.pkts, counts);
+        assert_eq!(summary.stages[0].1, StageStats::Meter(*m.counters()));
         assert!(summary.render().contains("green"));
     }
 
