@@ -522,6 +522,184 @@ mod tests {
         assert_eq!(n, 1);
     }
 
+    const G_TRRAS_TRTCM: &str = "[[stage]]\nkind='g-trras'\ncir='1Mbps'\npir='2Mbps'\nmir='10Mbps'\n\
+        cir_th='2000B'\npir_th='4000B'\nmir_th='6000B'\nbuffer='6000B'\n\
+        [[stage]]\nkind='trtcm'\ncir='1Mbps'\ncbs='3000B'\npir='2Mbps'\npbs='6000B'\n";
+
+    /// The same shaper and meter driven directly, in the runner's order (a release due at or
+    /// before the next arrival goes first). Returns (departure, colour) per packet, None if
+    /// the shaper dropped it; times are relative to the first packet.
+    fn drive_g_trras(pkts: &[(u64, u32)], blind_color: Color) -> Vec<Option<(Time, Color)>> {
+        use qoslab_algo::shaper::{GreenRas, RasParams, TrRasConfig};
+        let mut g = GreenRas::new(
+            RasParams::two_rate(&TrRasConfig {
+                cir: Rate(1_000_000),
+                pir: Rate(2_000_000),
+                mir: Rate(10_000_000),
+                line_rate: Rate(10_000_000),
+                cir_th: 2000,
+                pir_th: 4000,
+                mir_th: 6000,
+                buffer: 6000,
+                ear_window: chain::DEFAULT_K,
+            })
+            .unwrap(),
+        );
+        let mut m = TrTcm::new(
+            TrTcmParams::new(
+                ColorMode::Blind,
+                Rate(1_000_000),
+                3000,
+                Rate(2_000_000),
+                6000,
+            )
+            .unwrap(),
+        );
+        let t0 = pkts[0].0;
+        let mut res = vec![None; pkts.len()];
+        let mut i = 0;
+        loop {
+            let due = g.next_release(&m);
+            let next = pkts.get(i).map(|p| Time(p.0 - t0));
+            match (due, next) {
+                (Some(d), a) if a.is_none_or(|a| d <= a) => {
+                    let (id, pv) = g.release(d, &m).unwrap();
+                    res[id as usize] = Some((d, m.mark(d, &pv)));
+                }
+                (_, Some(a)) => {
+                    let pv = PacketView::with_color(pkts[i].1, blind_color);
+                    let _ = g.on_arrival(a, i as u64, pv);
+                    i += 1;
+                }
+                _ => break,
+            }
+        }
+        res
+    }
+
+    #[test]
+    fn end_to_end_g_trras_matches_the_algorithms() {
+        let d = TempDir::new();
+        let pkts = bursty(3000);
+        let mut csv = String::from("time,size\n");
+        for (t, s) in &pkts {
+            csv.push_str(&format!("{},{s}\n", format_secs(*t)));
+        }
+        let chain = d.file("c.toml", G_TRRAS_TRTCM.as_bytes());
+        let trace = d.file("in.csv", csv.as_bytes());
+        let out = d.0.join("out.csv");
+        let summary = condition_files(&chain, &trace, &out).unwrap();
+        let text = fs::read_to_string(&out).unwrap();
+        assert!(text.starts_with("time,size,color,departure,dropped\n"), "{text}");
+        let rows = csv_rows(&text);
+        assert_eq!(rows.len(), pkts.len());
+        let want = drive_g_trras(&pkts, Color::Green);
+        let t0 = pkts[0].0;
+        let (mut drops, mut colors, mut early) = (0, [0u64; 3], 0);
+        for ((row, w), (t, _)) in rows.iter().zip(&want).zip(&pkts) {
+            match w {
+                Some((dep, c)) => {
+                    assert_eq!(
+                        (row[2].as_str(), row[3].as_str(), row[4].as_str()),
+                        (c.name(), format_secs(t0 + dep.as_nanos()).as_str(), "false"),
+                        "{row:?}"
+                    );
+                    colors[c.index()] += 1;
+                    early += u64::from(t0 + dep.as_nanos() == *t);
+                }
+                None => {
+                    assert_eq!((row[3].as_str(), row[4].as_str()), ("", "true"), "{row:?}");
+                    drops += 1;
+                }
+            }
+        }
+        // The trace exercises every path: drops, all colours, packets leaving at once.
+        assert!(drops > 0 && early > 0, "drops {drops}, early {early}");
+        assert!(colors.iter().all(|&c| c > 0), "{colors:?}");
+        assert_eq!(summary.out.pkts, colors);
+        assert_eq!(summary.shaper_drop_pkts, drops);
+        let StageStats::Shaper(st) = &summary.stages[0].1 else {
+            panic!("{:?}", summary.stages)
+        };
+        assert!(st.green_releases > 0, "{st:?}");
+        assert!(summary.render().contains("stage 1 g-trras: released"));
+    }
+
+    #[test]
+    fn colour_aware_meter_behind_a_green_ras_never_releases_yellow_early() {
+        // The same chain with a colour-aware trTCM and every packet pre-coloured yellow: the
+        // head can never become green, so T2 = NEVER and the G-trRAS follows its rate
+        // schedule T1 exactly like a plain trRAS.
+        let d = TempDir::new();
+        let pkts = bursty(500);
+        let mut csv = String::from("time,size,color\n");
+        for (t, s) in &pkts {
+            csv.push_str(&format!("{},{s},yellow\n", format_secs(*t)));
+        }
+        let trace = d.file("in.csv", csv.as_bytes());
+        let aware = G_TRRAS_TRTCM.replace("kind='trtcm'", "kind='trtcm'\nmode='aware'");
+        let plain = aware.replace("g-trras", "trras");
+        let run = |chain: &str, name: &str| {
+            let c = d.file(name, chain.as_bytes());
+            let out = d.0.join(format!("{name}.csv"));
+            let s = condition_files(&c, &trace, &out).unwrap();
+            (csv_rows(&fs::read_to_string(&out).unwrap()), s)
+        };
+        let (g, gs) = run(&aware, "g.toml");
+        let (p, _) = run(&plain, "p.toml");
+        assert_eq!(g, p);
+        let StageStats::Shaper(st) = &gs.stages[0].1 else {
+            panic!()
+        };
+        assert_eq!(st.green_releases, 0);
+        // Whereas the blind meter would release some of them early (see the test above).
+        assert!(g.iter().all(|r| r[3] != "green"));
+    }
+
+    #[test]
+    fn pcap_through_a_green_ras_gets_departure_timestamps() {
+        let d = TempDir::new();
+        let chain = d.file("c.toml", G_TRRAS_TRTCM.as_bytes());
+        let pkts = bursty(400);
+        // A nanosecond pcap of raw IPv4 (link type 101).
+        let recs: Vec<(u32, u32, Vec<u8>, u32)> = pkts
+            .iter()
+            .map(|&(t, s)| {
+                let ip = build::ipv4(s as u16, 0, 0);
+                let n = ip.len() as u32;
+                ((t / 1_000_000_000) as u32, (t % 1_000_000_000) as u32, ip, n)
+            })
+            .collect();
+        let trace = d.file("in.pcap", &build::pcap(false, true, 101, &recs));
+        let out = d.0.join("out.pcap");
+        let s = condition_files(&chain, &trace, &out).unwrap();
+        let want = drive_g_trras(&pkts, Color::Green);
+        let t0 = pkts[0].0;
+        let bytes = fs::read(&out).unwrap();
+        let mut r = PcapReader::new(&bytes[..], 1).unwrap();
+        let mut got = Vec::new();
+        while let Some(item) = r.next_item().unwrap() {
+            let Item::Packet(p) = item else { continue };
+            got.push((p.time, p.size, p.color));
+        }
+        // Dropped packets are left out; the others carry their departure and colour.
+        let expect: Vec<(u64, u32, Color)> = want
+            .iter()
+            .zip(&pkts)
+            .filter_map(|(w, &(_, size))| w.map(|(dep, c)| (t0 + dep.as_nanos(), size, c)))
+            .collect();
+        assert_eq!(got, expect);
+        assert!(s.shaper_drop_pkts > 0 && s.shaped_pkts as usize == expect.len());
+        assert!(expect.iter().zip(&pkts).any(|(e, p)| e.0 != p.0));
+
+        // The same pcap to CSV: departure and dropped columns.
+        let out_csv = d.0.join("out.csv");
+        condition_files(&chain, &trace, &out_csv).unwrap();
+        let text = fs::read_to_string(&out_csv).unwrap();
+        assert!(text.starts_with("time,size,color,departure,dropped\n"));
+        assert_eq!(csv_rows(&text).len(), pkts.len());
+    }
+
     #[test]
     fn truncated_pcap_is_bad_input() {
         let d = TempDir::new();
