@@ -61,7 +61,11 @@ fn condition(chain: &str, out: &str) -> (Vec<Row>, String) {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name);
-    let (t, c, d) = (col("time").unwrap(), col("color").unwrap(), col("departure"));
+    let (t, c, d) = (
+        col("time").unwrap(),
+        col("color").unwrap(),
+        col("departure"),
+    );
     let rows = lines
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
@@ -94,11 +98,19 @@ fn trras_spreads_the_bursts_within_its_delay_bound_and_gets_more_green() {
     // rounding up of each release to a whole ns: at most 1 ns per packet queued ahead).
     let bound = 512_000_000 + 200;
     for r in &shaped {
-        let d = r.departure.expect("the 64 KB buffer never overflows on this trace");
+        let d = r
+            .departure
+            .expect("the 64 KB buffer never overflows on this trace");
         assert!(r.arrival <= d && d <= r.arrival + bound, "{r:?}");
     }
     // Shaping delays most packets of a burst.
-    assert!(shaped.iter().filter(|r| r.departure > Some(r.arrival)).count() > 100);
+    assert!(
+        shaped
+            .iter()
+            .filter(|r| r.departure > Some(r.arrival))
+            .count()
+            > 100
+    );
     // Departures are in FIFO order.
     assert!(shaped.windows(2).all(|w| w[0].departure <= w[1].departure));
     // Unshaped (hand computed, RFC 2698 §3): each burst finds the committed bucket full
@@ -108,7 +120,10 @@ fn trras_spreads_the_bursts_within_its_delay_bound_and_gets_more_green() {
     let (g0, g1) = (greens(&alone), greens(&shaped));
     assert_eq!(g0, 40);
     assert!(g1 >= g0 + 40, "shaped greens {g1} vs unshaped {g0}");
-    assert!(stderr.contains("stage 1 trras: released 200/300000 B"), "{stderr}");
+    assert!(
+        stderr.contains("stage 1 trras: released 200/300000 B"),
+        "{stderr}"
+    );
     assert!(stderr.contains("shaper delay: mean "), "{stderr}");
 }
 
@@ -130,7 +145,10 @@ fn g_trras_is_never_later_than_trras() {
     // (No claim on the green count: RFC 2963 appendix A.3 reports that the G-trRAS trades
     // "a slight decrease in the amount of green traffic" for more yellow, and so it does on
     // this trace.)
-    assert!(stderr.contains("stage 1 g-trras: released 200/300000 B ("), "{stderr}");
+    assert!(
+        stderr.contains("stage 1 g-trras: released 200/300000 B ("),
+        "{stderr}"
+    );
     assert!(!stderr.contains("(0 early for green)"), "{stderr}");
 }
 

@@ -221,18 +221,30 @@ mod tests {
         let mut m = SrTcm::new(p);
         let pv = PacketView::new(1500);
         assert_eq!(m.mark(Time::from_micros(1000), &pv), Color::Green); // Tc 0 at 1 ms
-        // Asked at 1.2 ms for 300 B: Tc = 200 → T2 = 1.2 ms + 100 B / 1 B/us = 1.3 ms.
-        assert_eq!(oracle(&m, Time::from_micros(1200), 300), Time::from_micros(1300));
+                                                                        // Asked at 1.2 ms for 300 B: Tc = 200 → T2 = 1.2 ms + 100 B / 1 B/us = 1.3 ms.
+        assert_eq!(
+            oracle(&m, Time::from_micros(1200), 300),
+            Time::from_micros(1300)
+        );
         // Asked at 0.5 ms (before the last update, 1 ms): Tc at the last update is 0, so
         // T2 = 1 ms + 300 B / 1 B/us = 1.3 ms, never earlier than the last update.
-        assert_eq!(oracle(&m, Time::from_micros(500), 300), Time::from_micros(1300));
+        assert_eq!(
+            oracle(&m, Time::from_micros(500), 300),
+            Time::from_micros(1300)
+        );
         // A 0 B packet is green at once, but not before the last update.
-        assert_eq!(oracle(&m, Time::from_micros(500), 0), Time::from_micros(1000));
+        assert_eq!(
+            oracle(&m, Time::from_micros(500), 0),
+            Time::from_micros(1000)
+        );
         // B > CBS: never.
         assert_eq!(oracle(&m, Time::from_micros(500), 1501), Time::NEVER);
         // Through the Meter enum: the same answers.
         let e = Meter::SrTcm(m.clone());
-        assert_eq!(oracle(&e, Time::from_micros(500), 300), Time::from_micros(1300));
+        assert_eq!(
+            oracle(&e, Time::from_micros(500), 300),
+            Time::from_micros(1300)
+        );
     }
 
     #[test]
@@ -251,12 +263,21 @@ mod tests {
         assert_eq!(m.mark(Time::ZERO, &PacketView::new(1000)), Color::Green);
         // Asked at 100 us for 1000 B: Tc = 100 → C waits 900 us (→ 1000 us); Tp = 2200 →
         // P is ready at 100 us. T2 = max(100, 1000, 100) us = 1000 us.
-        assert_eq!(oracle(&m, Time::from_micros(100), 1000), Time::from_micros(1000));
+        assert_eq!(
+            oracle(&m, Time::from_micros(100), 1000),
+            Time::from_micros(1000)
+        );
         // t = 500 us, 500 B: Tc = 500 → green, Tc 0; Tp = min(3000, 2000 + 1000) − 500.
-        assert_eq!(m.mark(Time::from_micros(500), &PacketView::new(500)), Color::Green);
+        assert_eq!(
+            m.mark(Time::from_micros(500), &PacketView::new(500)),
+            Color::Green
+        );
         // Asked at 100 us (before the last update, 500 us) for 400 B: Tc at the last update
         // is 0 → 500 us + 400 us = 900 us; Tp = 2500 is enough.
-        assert_eq!(oracle(&m, Time::from_micros(100), 400), Time::from_micros(900));
+        assert_eq!(
+            oracle(&m, Time::from_micros(100), 400),
+            Time::from_micros(900)
+        );
         // B > CBS (PBS is larger): never.
         assert_eq!(oracle(&m, Time::ZERO, 1001), Time::NEVER);
         assert_eq!(
@@ -298,8 +319,7 @@ mod tests {
             assert_eq!(aware.can_color_green(c), c == Color::Green);
         }
         let pol = Meter::Policer(TbPolicer::new(
-            TbPolicerParams::new(Rate(8000), 1500, PolicerAction::Remark(Color::Yellow))
-                .unwrap(),
+            TbPolicerParams::new(Rate(8000), 1500, PolicerAction::Remark(Color::Yellow)).unwrap(),
         ));
         assert!(pol.can_color_green(Color::Green) && !pol.can_color_green(Color::Yellow));
     }

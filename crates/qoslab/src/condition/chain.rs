@@ -65,8 +65,8 @@ use qoslab_algo::meter::{
     TrTcmParams, Tsw2cm, Tsw2cmParams, Tsw3cm, Tsw3cmParams,
 };
 use qoslab_algo::shaper::{
-    DropCause, GreenOracle, RasParams, Shaper, ShaperKind, ShaperParams, ShaperStats,
-    SrRasConfig, TokenBucketParams, TrRasConfig,
+    DropCause, GreenOracle, RasParams, Shaper, ShaperKind, ShaperParams, ShaperStats, SrRasConfig,
+    TokenBucketParams, TrRasConfig,
 };
 use qoslab_algo::{Color, Duration, PacketView, Rate, Time};
 use qoslab_sim::scenario::units::{parse_duration, parse_rate, parse_size, UnitError};
@@ -543,7 +543,9 @@ fn parse_stage(
         }
     }
     if let Some(shaper) = build_shaper(&s)? {
-        return Ok(Stage::Shaper(Box::new(ShaperStage::new(Shaper::new(shaper)))));
+        return Ok(Stage::Shaper(Box::new(ShaperStage::new(Shaper::new(
+            shaper,
+        )))));
     }
     let meter = match spec.name {
         "srtcm" => {
@@ -690,7 +692,11 @@ mod tests {
 
     #[test]
     fn shaper_chains() {
-        let c = parse_chain("c.toml", &format!("{G_TRRAS}{TRTCM}{G_SRRAS}{SRTCM}{SRRAS}")).unwrap();
+        let c = parse_chain(
+            "c.toml",
+            &format!("{G_TRRAS}{TRTCM}{G_SRRAS}{SRTCM}{SRRAS}"),
+        )
+        .unwrap();
         assert!(c.has_shaper() && c.can_drop() && !c.has_policer());
         let kinds: Vec<&str> = c
             .stages
@@ -817,7 +823,7 @@ mod tests {
             ("[[stage]]\nkind='tb-shaper'\nrate='1MBps'\ndepth='1B'\nbuffer='1KB'\n", &["c.toml:3:", "`rate`", "bits per second"]),
             ("[[stage]]\nkind='tb-shaper'\nrate='1Mbps'\ncbs='1B'\n", &["c.toml:4:", "unknown key `cbs`", "rate, depth, buffer"]),
             // Green RAS couplings (RFC 2963 §3).
-            (&format!("{G_SRRAS}"), &["c.toml:2:", "stage 1 (g-srras)", "RFC 2963 §3.3: a G-srRAS must be followed by the srTCM it is coupled to", "it is the last stage"]),
+            (G_SRRAS, &["c.toml:2:", "stage 1 (g-srras)", "RFC 2963 §3.3: a G-srRAS must be followed by the srTCM it is coupled to", "it is the last stage"]),
             (&format!("{G_SRRAS}{TRTCM}"), &["c.toml:2:", "RFC 2963 §3.3", "stage 2 is a trtcm", "kind = \"srtcm\""]),
             (&format!("{TRTCM}{G_TRRAS}{SRTCM}"), &["c.toml:8:", "stage 2 (g-trras)", "RFC 2963 §3.5: a G-trRAS must be followed by the trTCM it is coupled to", "stage 3 is a srtcm"]),
             (&format!("{G_TRRAS}{G_TRRAS}{TRTCM}"), &["c.toml:2:", "stage 1 (g-trras)", "stage 2 is a g-trras"]),

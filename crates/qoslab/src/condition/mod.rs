@@ -30,8 +30,8 @@ use std::path::{Path, PathBuf};
 use self::chain::{parse_chain, Chain};
 use self::pcap::{detect, Format, PcapReader, PcapWriter, PcapngReader, PcapngWriter};
 use self::runner::{run_chain, Sink, Source, Summary};
-use self::trace::{CsvReader, CsvWriter, Item, Outcome, Raw};
 use self::trace::format_secs;
+use self::trace::{CsvReader, CsvWriter, Item, Outcome, Raw};
 
 /// Command-line arguments of `qoslab condition`.
 #[derive(Clone, Debug, clap::Args)]
@@ -522,7 +522,8 @@ mod tests {
         assert_eq!(n, 1);
     }
 
-    const G_TRRAS_TRTCM: &str = "[[stage]]\nkind='g-trras'\ncir='1Mbps'\npir='2Mbps'\nmir='10Mbps'\n\
+    const G_TRRAS_TRTCM: &str =
+        "[[stage]]\nkind='g-trras'\ncir='1Mbps'\npir='2Mbps'\nmir='10Mbps'\n\
         cir_th='2000B'\npir_th='4000B'\nmir_th='6000B'\nbuffer='6000B'\n\
         [[stage]]\nkind='trtcm'\ncir='1Mbps'\ncbs='3000B'\npir='2Mbps'\npbs='6000B'\n";
 
@@ -590,7 +591,10 @@ mod tests {
         let out = d.0.join("out.csv");
         let summary = condition_files(&chain, &trace, &out).unwrap();
         let text = fs::read_to_string(&out).unwrap();
-        assert!(text.starts_with("time,size,color,departure,dropped\n"), "{text}");
+        assert!(
+            text.starts_with("time,size,color,departure,dropped\n"),
+            "{text}"
+        );
         let rows = csv_rows(&text);
         assert_eq!(rows.len(), pkts.len());
         let want = drive_g_trras(&pkts, Color::Green);
@@ -667,7 +671,12 @@ mod tests {
             .map(|&(t, s)| {
                 let ip = build::ipv4(s as u16, 0, 0);
                 let n = ip.len() as u32;
-                ((t / 1_000_000_000) as u32, (t % 1_000_000_000) as u32, ip, n)
+                (
+                    (t / 1_000_000_000) as u32,
+                    (t % 1_000_000_000) as u32,
+                    ip,
+                    n,
+                )
             })
             .collect();
         let trace = d.file("in.pcap", &build::pcap(false, true, 101, &recs));

@@ -21,8 +21,8 @@ use qoslab_algo::shaper::{DropCause, ShaperStats};
 use qoslab_algo::{Color, PacketView, Time};
 
 use super::chain::{Chain, Stage};
-use super::trace::{Item, Outcome, Packet};
 use super::trace::format_secs;
+use super::trace::{Item, Outcome, Packet};
 use super::ConditionError;
 
 /// Where input items come from.
@@ -436,7 +436,8 @@ mod tests {
     use qoslab_algo::meter::{
         ColorMode, PolicerAction, SrTcm, SrTcmParams, TbPolicer, TbPolicerParams,
     };
-    use qoslab_algo::shaper::{Shaper, ShaperParams, TokenBucketParams};
+    use qoslab_algo::meter::{TrTcm, TrTcmParams};
+    use qoslab_algo::shaper::{RasParams, Shaper, ShaperParams, TokenBucketParams, TrRasConfig};
     use qoslab_algo::Rate;
 
     struct VecSource(std::vec::IntoIter<Item>);
@@ -473,7 +474,12 @@ mod tests {
             ShaperParams::TokenBucket(p),
         ))))
     }
-    fn out(line: u64, color: Color, departure: Option<u64>, dropped: Option<&'static str>) -> Option<(Loc, Outcome)> {
+    fn out(
+        line: u64,
+        color: Color,
+        departure: Option<u64>,
+        dropped: Option<&'static str>,
+    ) -> Option<(Loc, Outcome)> {
         Some((
             Loc::Line(line),
             Outcome {
@@ -560,6 +566,111 @@ mod tests {
         }
     }
 
+    /// A trRAS or G-trRAS (buffer in bytes) in front of a colour-blind trTCM.
+    fn ras_chain(green: bool, buffer: u64) -> Chain {
+        let ras = RasParams::two_rate(&TrRasConfig {
+            cir: Rate::from_mbps(1),
+            pir: Rate::from_mbps(2),
+            mir: Rate::from_mbps(10),
+            line_rate: Rate::from_mbps(10),
+            cir_th: 2000,
+            pir_th: 4000,
+            mir_th: 6000,
+            buffer,
+            ear_window: crate::condition::chain::DEFAULT_K,
+        })
+        .unwrap();
+        let p = if green {
+            ShaperParams::GreenRas(ras)
+        } else {
+            ShaperParams::Ras(ras)
+        };
+        let tcm = TrTcmParams::new(
+            ColorMode::Blind,
+            Rate::from_mbps(1),
+            3000,
+            Rate::from_mbps(2),
+            6000,
+        )
+        .unwrap();
+        Chain {
+            seed: 1,
+            af_class: 1,
+            stages: vec![
+                Stage::Shaper(Box::new(ShaperStage::new(Shaper::new(p)))),
+                Stage::Meter(Meter::TrTcm(TrTcm::new(tcm))),
+            ],
+        }
+    }
+
+    /// Seeded random traces (the crate has no proptest; 40 fixed seeds instead): every
+    /// packet is written once, in input order; a departure is never before the arrival;
+    /// the FIFO keeps departures in order; packets are conserved in the summary; and the
+    /// G-trRAS never releases a packet later than the trRAS, nor drops one the trRAS kept,
+    /// until the first packet that only the trRAS dropped.
+    #[test]
+    fn invariants_on_random_traces() {
+        use qoslab_algo::{RandomSource, Rng};
+        let mut total_compared = 0;
+        for seed in 0..40u64 {
+            let mut rng = Rng::from_seed(seed);
+            let mut t = 1_000_000_000u64;
+            let items: Vec<Item> = (0..300u64)
+                .map(|i| {
+                    t += match rng.next_u64() % 4 {
+                        0 => 0,
+                        1 => 50_000,
+                        2 => 1_000_000,
+                        _ => (rng.uniform() * 50_000_000.0) as u64,
+                    };
+                    pkt(i + 2, t, 40 + (rng.next_u64() % 1461) as u32)
+                })
+                .collect();
+            let mut results = Vec::new();
+            for green in [false, true] {
+                // Even seeds: a small buffer that overflows; odd seeds: one that does not.
+                let mut chain = ras_chain(green, if seed % 2 == 0 { 8000 } else { 30_000 });
+                let mut sink = VecSink(Vec::new());
+                let src = &mut VecSource(items.clone().into_iter());
+                let s = run_chain(&mut chain, src, &mut sink).unwrap();
+                let outs: Vec<(Loc, Outcome)> = sink.0.into_iter().map(Option::unwrap).collect();
+                let locs: Vec<Loc> = outs.iter().map(|o| o.0).collect();
+                let want: Vec<Loc> = (0..300).map(|i| Loc::Line(i + 2)).collect();
+                assert_eq!(locs, want, "seed {seed}");
+                let mut last = 0;
+                for ((_, o), it) in outs.iter().zip(&items) {
+                    let Item::Packet(p) = it else { unreachable!() };
+                    if let Some(d) = o.departure {
+                        assert!(d >= p.time && d >= last, "seed {seed}: {o:?}");
+                        last = d;
+                    }
+                    assert_eq!(o.departure.is_none(), o.dropped.is_some());
+                }
+                let out: u64 = s.out.pkts.iter().sum();
+                assert_eq!(out + s.shaper_drop_pkts, 300, "seed {seed}");
+                assert_eq!(s.shaped_pkts, out);
+                results.push(outs);
+            }
+            // Never later — as long as both kept the same packets: once the G-trRAS (whose
+            // queue is never longer) keeps a packet that overflowed the trRAS's buffer, it has
+            // more to send, and later packets may leave later (or overflow it in turn).
+            let mut compared = 0;
+            for ((_, p), (_, g)) in results[0].iter().zip(&results[1]) {
+                if p.dropped.is_some() != g.dropped.is_some() {
+                    assert!(p.dropped.is_some(), "seed {seed}: only the G-trRAS dropped");
+                    break;
+                }
+                if let (Some(pd), Some(gd)) = (p.departure, g.departure) {
+                    assert!(gd <= pd, "seed {seed}: {g:?} later than {p:?}");
+                }
+                compared += 1;
+            }
+            total_compared += compared;
+        }
+        // Most of the packets were compared.
+        assert!(total_compared > 40 * 300 / 2, "{total_compared}");
+    }
+
     #[test]
     fn output_stays_in_input_order_when_a_later_packet_finishes_first() {
         // Policer (1000 B at 1 B/us, drop) before the tb-shaper (1 B/us, depth 500): the
@@ -569,7 +680,10 @@ mod tests {
         let mut chain = Chain {
             seed: 1,
             af_class: 1,
-            stages: vec![Stage::Meter(Meter::Policer(TbPolicer::new(pol))), tb(10_000)],
+            stages: vec![
+                Stage::Meter(Meter::Policer(TbPolicer::new(pol))),
+                tb(10_000),
+            ],
         };
         // Policer: 0: 1000 → pass (500). 100 us: 600 → pass (100). 200 us: 200 < 500 →
         // drop. 900 us: min(1000, 200 + 700) = 900 → pass.
@@ -590,6 +704,9 @@ mod tests {
             out(5, Color::Green, Some(900_000), None),
         ];
         assert_eq!(sink.0, want);
-        assert_eq!((s.policed_pkts, s.shaped_pkts, s.delay_max_ns), (1, 3, 400_000));
+        assert_eq!(
+            (s.policed_pkts, s.shaped_pkts, s.delay_max_ns),
+            (1, 3, 400_000)
+        );
     }
 }
