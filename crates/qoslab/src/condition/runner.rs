@@ -9,6 +9,14 @@
 //!   the shaper, at the release instant.
 //! - Order of events: the earliest first; at equal instants releases come before arrivals,
 //!   and upstream shapers before downstream ones (packets already queued leave first).
+//! - Every shaper's release instant is asked again before each event (nothing is cached):
+//!   a green RAS's T2 depends on the meter right after it (RFC 2963 §3), which changes only
+//!   when a packet passes that meter — i.e. after each release of that same shaper — and
+//!   an arrival changes a RAS's occupancy and EAR, hence its rate and T1.
+//! - Drops: a policer (`dropped` = "policed") or a shaper refusing a packet ("shaper-overflow"
+//!   when its buffer is full, "shaper-oversize" for a packet larger than a `tb-shaper`'s
+//!   depth). Shaper delay in the summary is departure from the chain − arrival, over the
+//!   packets that passed at least one shaper.
 //! - Output is written in input order through a reorder buffer that only holds packets
 //!   still inside a shaper and those that arrived after them, so memory does not grow with
 //!   the trace length. Without shapers every packet is written as soon as it is read.
