@@ -11,15 +11,21 @@
 //!   to E, which is the continuous limit of the §3 one-token-at-a-time rule.
 //! - The RFC measures CIR in bytes of IP packets per second; qoslab takes it as a [`Rate`] in
 //!   bit/s (CIR bytes/s = CIR bit/s / 8), and packet sizes are IP total lengths.
-//! - [`SrTcm::earliest_green`] implements RFC 2963 §3.2's T2 and rounds up to the next ns.
-//!   It answers for a packet that is green (or any packet in colour-blind mode); in
-//!   colour-aware mode a pre-coloured yellow or red packet can never become green and the
-//!   caller should treat its T2 as `Time::NEVER`.
+//! - [`SrTcm::earliest_green`] implements RFC 2963 §3.3's T2 (the G-srRAS section; the
+//!   srTCM is §3.2's configuration target) and rounds up to the next ns. It is also the
+//!   srTCM's [`GreenOracle`] answer. It answers for a packet that is green (or any packet in
+//!   colour-blind mode); in colour-aware mode a pre-coloured yellow or red packet can never
+//!   become green and the caller should treat its T2 as `Time::NEVER`
+//!   ([`Meter::can_color_green`](super::Meter::can_color_green) says which).
+//! - Asked about a `now` earlier than the meter's last update (the last packet it metered),
+//!   the answer uses the tokens at that last update and is never earlier than it: the meter
+//!   keeps no history, and a packet metered "earlier" is taken at the last update anyway.
 
 use crate::error::ConfigError;
 use crate::meter::token_bucket::TokenBucket;
 use crate::meter::{ColorCounters, ColorMode, MeterVerdict};
 use crate::packet::{Color, PacketView};
+use crate::shaper::GreenOracle;
 use crate::time::Time;
 use crate::units::Rate;
 
@@ -140,9 +146,17 @@ impl SrTcm {
     /// `T2 = max(t, t + (B - Tc(t))/CIR)`, and `Time::NEVER` if `B > CBS`. Does not change
     /// the meter.
     pub fn earliest_green(&self, now: Time, size: u32) -> Time {
-        // "If B is larger than CBS ... then T2 is set to infinity" (handled by `earliest`).
-        // C accrues at CIR until full, and B <= CBS, so (B - Tc(t))/CIR is exact.
+        // RFC 2963 §3.3: "If B is larger than CBS ... then T2 is set to infinity" (handled by
+        // `earliest`). C accrues at CIR until full, and B <= CBS, so (B - Tc(t))/CIR is
+        // exact. A `now` before the last update uses Tc at the last update (module docs).
         self.c.earliest(now, size)
+    }
+}
+
+/// The srTCM downstream of a G-srRAS (RFC 2963 §3.3): T2 = [`SrTcm::earliest_green`].
+impl GreenOracle for SrTcm {
+    fn earliest_green(&self, now: Time, size: u32) -> Time {
+        SrTcm::earliest_green(self, now, size)
     }
 }
 

@@ -135,6 +135,11 @@ impl TokenBucket {
 
     /// The earliest instant `>= now` at which `bytes` bytes would conform if no other packet
     /// takes tokens; `Time::NEVER` if `bytes` exceeds the depth or the rate is zero.
+    ///
+    /// A `now` earlier than the last update is answered from the tokens *at the last update*
+    /// (the bucket keeps no history), and the answer is then never earlier than the last
+    /// update: a packet metered at an earlier `now` would be taken as arriving then (see the
+    /// module docs, "time is expected to be non-decreasing").
     pub fn earliest(&self, now: Time, bytes: u32) -> Time {
         let need = units(bytes as u64);
         if need > self.depth {

@@ -8,13 +8,22 @@
 //! - Accrual is continuous and exact (bit·ns tokens, no rounding); tokens beyond a bucket's
 //!   depth are lost ("incremented by one PIR times per second up to PBS").
 //! - Rates are [`Rate`]s in bit/s (the RFC's bytes of IP packets per second × 8).
-//! - [`TrTcm::earliest_green`] implements RFC 2963 §3.4's T2, rounded up to the next ns, for
-//!   a packet that is green (or any packet in colour-blind mode).
+//! - [`TrTcm::earliest_green`] implements RFC 2963 §3.5's T2 (the G-trRAS section; the
+//!   trTCM is §3.4's configuration target), rounded up to the next ns, for a packet that is
+//!   green (or any packet in colour-blind mode). It is also the trTCM's [`GreenOracle`]
+//!   answer. In colour-aware mode a pre-coloured yellow or red packet is never green; the
+//!   caller treats its T2 as `Time::NEVER`
+//!   ([`Meter::can_color_green`](super::Meter::can_color_green) says which).
+//! - Asked about a `now` earlier than the meter's last update (the last packet it metered),
+//!   the answer uses the tokens of both buckets at that last update and is never earlier
+//!   than it: the meter keeps no history, and a packet metered "earlier" is taken at the
+//!   last update anyway.
 
 use crate::error::ConfigError;
 use crate::meter::token_bucket::TokenBucket;
 use crate::meter::{ColorCounters, ColorMode, MeterVerdict};
 use crate::packet::{Color, PacketView};
+use crate::shaper::GreenOracle;
 use crate::time::Time;
 use crate::units::Rate;
 
@@ -146,12 +155,21 @@ impl TrTcm {
         color
     }
 
-    /// RFC 2963 §3.4: the earliest instant at which a packet of `size` bytes would be green,
+    /// RFC 2963 §3.5: the earliest instant at which a packet of `size` bytes would be green,
     /// `T2 = max(t, t + (B - Tc(t))/CIR, t + (B - Tp(t))/PIR)`, and `Time::NEVER` if
     /// `B > CBS` or `B > PBS`. Does not change the meter.
     pub fn earliest_green(&self, now: Time, size: u32) -> Time {
-        // Each `earliest` is NEVER when B exceeds that bucket's depth; max keeps NEVER.
+        // RFC 2963 §3.5: "T2 is equal to max(t, t+(B-Tc(t))/CIR, t+(B-Tp(t))/PIR)"; "If B is
+        // larger than CBS ... or PBS ... then T2 is set to infinity": each `earliest` is
+        // NEVER when B exceeds that bucket's depth, and max keeps NEVER.
         self.c.earliest(now, size).max(self.p.earliest(now, size))
+    }
+}
+
+/// The trTCM downstream of a G-trRAS (RFC 2963 §3.5): T2 = [`TrTcm::earliest_green`].
+impl GreenOracle for TrTcm {
+    fn earliest_green(&self, now: Time, size: u32) -> Time {
+        TrTcm::earliest_green(self, now, size)
     }
 }
 

@@ -1,22 +1,29 @@
 //! The Time Sliding Window (TSW) rate estimator and the two-colour TSW tagger (TSW2CM).
 //!
-//! # Estimator (Clark & Fang 1998 §3.3; RFC 2859 §2.1/§4.1)
+//! # Estimator (Clark & Fang 1998 §3.3; RFC 2859 §4.1, Figure 2)
 //!
-//! On each arrival of `pkt_size` bytes at `now`:
+//! RFC 2859 §2.0 splits the TSWTCM into "two independent components: a rate estimator, and
+//! a marker"; §4.1's Figure 2 ("Example Rate Estimator Algorithm", with `AVG_INTERVAL` the
+//! "time window over which history is kept", here the window) reads, on each arrival of
+//! `pkt_size` bytes at `now`:
 //!
 //! ```text
-//! bytes_in_win = avg_rate × win_length
-//! new_bytes    = bytes_in_win + pkt_size
-//! avg_rate     = new_bytes / (now − t_front + win_length)
-//! t_front      = now
+//! Bytes_in_win = avg-rate * AVG_INTERVAL
+//! New_bytes    = Bytes_in_win + pkt_size
+//! avg-rate     = New_bytes / (now - t-front + AVG_INTERVAL)
+//! t-front      = now
 //! ```
 //!
-//! Initially `avg_rate` = the target (RFC 2859: "avg-rate = CTR") and `t_front = 0`.
+//! "Initially: AVG_INTERVAL = a constant; avg-rate = CTR; t-front = 0" (the TSW2CM starts
+//! at its target rate). This module follows the figure line by line (checked against the
+//! RFC text; the figure is presented as an example estimator, and qoslab uses exactly it).
 //!
 //! Choices left open, documented:
 //! - The estimator is defined in real arithmetic, so `avg_rate` is an `f64` in **bytes per
-//!   second**; `now − t_front` is computed exactly in integer ns and converted to seconds once
-//!   (exact below 2⁵³ ns ≈ 104 days). A `now` before `t_front` counts as zero elapsed time.
+//!   second** (`pkt_size` is in bytes); `now − t_front` is computed exactly in integer ns and
+//!   converted to seconds once (exact below 2⁵³ ns ≈ 104 days).
+//! - Time going backwards (not in the RFC, which assumes arrival order): a `now` before
+//!   `t_front` counts as zero elapsed time and `t_front` is not moved back.
 //! - Time 0 is the start of the run (or of the trace), as in ns-2.
 //! - Default window: **1 s**, the default `winLen` of the ns-2 DiffServ module
 //!   (`dsPolicy.cc`, Nortel), which the RIO seed paper (Hori et al. 2001) used for its TSW
@@ -88,14 +95,14 @@ impl Tsw {
     /// Updates the estimate with a packet of `size` bytes arriving at `now` and returns the new
     /// estimate in bytes per second.
     pub fn update(&mut self, now: Time, size: u32) -> f64 {
-        // RFC 2859 §4.1: Bytes_in_win = avg-rate * AVG_INTERVAL
+        // RFC 2859 §4.1 (Figure 2): Bytes_in_win = avg-rate * AVG_INTERVAL
         let bytes_in_win = self.avg_rate * self.win_s;
         // New_bytes = Bytes_in_win + pkt_size
         let new_bytes = bytes_in_win + size as f64;
         // avg-rate = New_bytes / (now - t-front + AVG_INTERVAL)
         let elapsed = now.saturating_since(self.t_front).as_secs_f64();
         self.avg_rate = new_bytes / (elapsed + self.win_s);
-        // t-front = now
+        // t-front = now (never moved back, see the module docs)
         self.t_front = self.t_front.max(now);
         self.avg_rate
     }

@@ -1,7 +1,12 @@
 //! RFC 2859 Time Sliding Window Three Colour Marker (TSWTCM, here TSW3CM).
 //!
-//! The rate estimator is the TSW of [`super::tsw`] (RFC 2859 §4.1), initialised to CTR. The
-//! marker (RFC 2859 §4.2):
+//! The rate estimator is the TSW of [`super::tsw`] (RFC 2859 §4.1, Figure 2, checked against
+//! the RFC text), initialised to CTR ("avg-rate = CTR"). RFC 2859 §2.0: "The marker uses the
+//! estimated rate to probabilistically associate packets with one of the three colours",
+//! which "reduces the likelihood of dropping multiple packets within a TCP window"; §1.0:
+//! packets "contributing to sending rate below or equal to the CTR" are green, those
+//! "contributing to the portion of the rate between the CTR and PTR" yellow, and the rest
+//! red. The marker (RFC 2859 §4.2):
 //!
 //! ```text
 //! if avg_rate <= CTR:                      green
@@ -12,6 +17,14 @@
 //!                                          red with prob. P1, yellow with prob. P2,
 //!                                          green with prob. 1 − (P1 + P2)
 //! ```
+//!
+//! **Verification status.** The §4.2 pseudo-code above and the colour-aware behaviour below
+//! could *not* be checked against the RFC text (the qoslab reference search found §1–§2 and
+//! Figure 2 of §4.1, but not §4.2 or any colour-aware clause); they are the previous
+//! author's reading, consistent with the §1.0/§2.0 description above and with the ns-2
+//! `TSW3CMPolicy` (a uniform value in (0, avg-rate] compared with PTR, then CTR: the same
+//! distribution).
+//! If RFC 2859 defines no colour-aware mode, `mode = "aware"` is a qoslab extension.
 //!
 //! Choices left open, documented:
 //! - One uniform `u ∈ [0,1)` decides: red iff `u < P1`, else yellow iff `u < P1 + P2` (or

@@ -6,25 +6,77 @@
 //! af_class = 1    # optional: AF class 1..4 for the DSCP written into pcap output (default 1)
 //!
 //! [[stage]]
-//! kind = "srtcm"  # srtcm, trtcm, tsw2cm, tsw3cm, token-bucket (shapers: srras, trras,
-//! mode = "blind"  #   g-srras, g-trras — not yet supported)
+//! kind = "g-trras" # shaper coupled to the trTCM right after it (RFC 2963 §3)
+//! cir = "2Mbps"
+//! pir = "4Mbps"
+//! mir = "34Mbps"
+//! cir_th = "6KB"
+//! pir_th = "12KB"
+//! mir_th = "24KB"
+//! buffer = "64KB"
+//!
+//! [[stage]]
+//! kind = "trtcm"
 //! cir = "2Mbps"
 //! cbs = "3000B"
-//! ebs = "3000B"
+//! pir = "4Mbps"
+//! pbs = "6000B"
 //! ```
+//!
+//! Stage kinds and their keys (rates like `"2Mbps"`, sizes like `"3000B"`/`"64KiB"`,
+//! durations like `"100ms"`; parsed exactly by `qoslab_sim::scenario::units`):
+//!
+//! | kind | keys (optional ones with their default) | source |
+//! |---|---|---|
+//! | `srtcm` | `cir cbs ebs`, `mode = "blind"` | RFC 2697 |
+//! | `trtcm` | `cir cbs pir pbs`, `mode = "blind"` | RFC 2698 |
+//! | `tsw2cm` | `target`, `mode`, `window = "1s"` | Clark & Fang 1998 |
+//! | `tsw3cm` | `ctr ptr`, `mode`, `window = "1s"` | RFC 2859 |
+//! | `token-bucket` | `cir cbs`, `action = "drop"` (policer) | RFC 2697 §3 bucket |
+//! | `tb-shaper` | `rate depth buffer` | RFC 2475 §2.3.3.3 |
+//! | `srras`, `g-srras` | `cir mir cir_th mir_th buffer`, `line_rate = mir`, `k = "100ms"` | RFC 2963 §2.2, §3.2 |
+//! | `trras`, `g-trras` | `cir pir mir cir_th pir_th mir_th buffer`, `line_rate = mir`, `k = "100ms"` | RFC 2963 §2.4, §3.4 |
+//!
+//! Choices, documented:
+//! - **Rate adaptive shapers** take the RFC 2963 parameter names. RFC 2963 §2.2/§2.4 make
+//!   MIR and the thresholds "SHOULD be configurable" without a default value; here they are
+//!   required (no default could be right for every trace). `line_rate` is the rate of the
+//!   shaper's output link, only used for §2.2/§2.4's check `MIR <= line rate`; it defaults
+//!   to MIR, since "a typical value for the MIR would be the line rate of the output link".
+//!   `k` is the EAR averaging constant K of Stoica, Shenker & Zhang (RFC 2963 §2.2 leaves it
+//!   open); default 100 ms, the value of the CSFQ paper's simulations.
+//! - **Green RAS coupling** (RFC 2963 §3.1, figure 4: green RAS ⇒ Meter ⇒ Marker): a
+//!   `g-srras` must be immediately followed by the `srtcm` it consults, a `g-trras` by the
+//!   `trtcm`; anything else is refused ("RFC 2963 §3.3: a G-srRAS must be followed by the
+//!   srTCM it is coupled to"). Their rates need not match (the RFC says the CIR "will
+//!   usually be set" to the meter's). A plain RAS or `tb-shaper` may stand anywhere.
+//! - **Colour-aware meters behind a green RAS**: T2 is `NEVER` for a head packet that the
+//!   meter could never colour green (pre-coloured yellow/red in colour-aware mode, see
+//!   `Meter::can_color_green`): it leaves at T1, as the RFC's "would be colored as green"
+//!   cannot happen. The stage keeps the colours of the packets it holds for this.
+//! - **`tb-shaper`** names its keys as the classical (r, b) profile plus the FIFO size:
+//!   `rate`, `depth` (bucket, bytes), `buffer` (bytes). A packet larger than `depth` is
+//!   refused (`dropped`, as Linux `tbf` does; see `qoslab_algo::shaper::token_bucket`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use qoslab_algo::meter::{
     ColorMode, Meter, PolicerAction, SrTcm, SrTcmParams, TbPolicer, TbPolicerParams, TrTcm,
     TrTcmParams, Tsw2cm, Tsw2cmParams, Tsw3cm, Tsw3cmParams,
 };
+use qoslab_algo::shaper::{
+    DropCause, GreenOracle, RasParams, Shaper, ShaperKind, ShaperParams, ShaperStats, SrRasConfig,
+    TokenBucketParams, TrRasConfig,
+};
 use qoslab_algo::{Color, Duration, PacketView, Rate, Time};
+use qoslab_sim::scenario::units::{parse_duration, parse_rate, parse_size, UnitError};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::units::{parse_bytes, parse_duration, parse_rate};
 use super::ConditionError;
+
+/// Default EAR averaging constant K of the rate adaptive shapers (see the module docs).
+pub const DEFAULT_K: Duration = Duration::from_millis(100);
 
 /// A validated chain, ready to run.
 #[derive(Debug)]
@@ -44,103 +96,99 @@ impl Chain {
             .iter()
             .any(|s| matches!(s, Stage::Meter(Meter::Policer(TbPolicer { .. }))))
     }
+    /// Whether any stage can drop a packet (a policer, or a shaper with a full buffer).
+    pub fn can_drop(&self) -> bool {
+        self.has_policer() || self.has_shaper()
+    }
 }
 
 /// One stage of a chain.
-// The size difference vanishes once shaper variants (which hold a queue) exist.
-#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Stage {
     Meter(Meter),
-    // Cannot be built until `ShaperStage` has variants (see below).
-    #[allow(dead_code)]
-    Shaper(ShaperStage),
+    /// Boxed: a shaper holds its FIFO and is much larger than a meter.
+    Shaper(Box<ShaperStage>),
 }
 
-/// Shaper stages: "holds packets, releases them at deadlines". No variant exists yet: the
-/// shaper algorithms (srRAS, trRAS, G-srRAS, G-trRAS in `qoslab_algo::shaper`) are written
-/// in parallel, and the integrator adds a variant per shaper and fills in the three methods
-/// below; the chain runner already drives them.
+/// A shaper stage: "holds packets, releases them at deadlines" (the algorithms of
+/// `qoslab_algo::shaper`), plus the colours of the packets it holds, in FIFO order, so that
+/// a green RAS can ask whether its head packet can become green at all (module docs).
 #[derive(Debug)]
-pub enum ShaperStage {
-    /// A test-only FIFO that exercises the runner's shaper paths.
-    #[cfg(test)]
-    TestFifo(test_shaper::DelayFifo),
+pub struct ShaperStage {
+    shaper: Shaper,
+    held: VecDeque<Color>,
+}
+
+/// What a green RAS asks of the meter right after it: T2 of the head packet, `NEVER` when
+/// there is no meter or the meter could never colour the head green.
+struct HeadOracle<'a> {
+    meter: Option<&'a Meter>,
+    head: Option<Color>,
+}
+
+impl GreenOracle for HeadOracle<'_> {
+    fn earliest_green(&self, now: Time, size: u32) -> Time {
+        match (self.meter, self.head) {
+            (Some(m), Some(c)) if m.can_color_green(c) => m.earliest_green(now, size),
+            _ => Time::NEVER,
+        }
+    }
 }
 
 impl ShaperStage {
-    /// Offers packet `id` at `now`; false if the shaper refuses it (buffer full: dropped).
-    pub fn on_arrival(&mut self, _now: Time, _id: u64, _pkt: PacketView) -> bool {
-        match *self {
-            #[cfg(test)]
-            ShaperStage::TestFifo(ref mut s) => s.on_arrival(_now, _id, _pkt),
+    pub fn new(shaper: Shaper) -> Self {
+        ShaperStage {
+            shaper,
+            held: VecDeque::new(),
         }
     }
+
+    /// The algorithm inside (tests inspect its parameters).
+    #[cfg(test)]
+    pub fn shaper(&self) -> &Shaper {
+        &self.shaper
+    }
+
+    fn oracle<'a>(&self, meter: Option<&'a Meter>) -> HeadOracle<'a> {
+        HeadOracle {
+            meter,
+            head: self.held.front().copied(),
+        }
+    }
+
+    /// Offers packet `id` at `now`; `Err` if the shaper refuses it (dropped).
+    pub fn on_arrival(&mut self, now: Time, id: u64, pkt: PacketView) -> Result<(), DropCause> {
+        self.shaper.on_arrival(now, id, pkt).map_err(|d| d.cause)?;
+        self.held.push_back(pkt.color);
+        Ok(())
+    }
+
     /// The next instant at which the shaper wants to release a packet. `meter` is the meter
-    /// that immediately follows the shaper in the chain (used by the green RAS, RFC 2963 §3).
-    pub fn next_release(&self, _meter: Option<&Meter>) -> Option<Time> {
-        match *self {
-            #[cfg(test)]
-            ShaperStage::TestFifo(ref s) => s.next_release(),
-        }
+    /// that immediately follows the shaper in the chain (consulted by a green RAS, RFC 2963
+    /// §3); the answer changes whenever that meter meters a packet, so ask again after each.
+    pub fn next_release(&self, meter: Option<&Meter>) -> Option<Time> {
+        self.shaper.next_release(&self.oracle(meter))
     }
-    /// Releases the head packet if its deadline has come.
-    pub fn release(&mut self, _now: Time, _meter: Option<&Meter>) -> Option<(u64, PacketView)> {
-        match *self {
-            #[cfg(test)]
-            ShaperStage::TestFifo(ref mut s) => s.release(_now),
-        }
+
+    /// Releases the head packet if its release instant is `<= now`.
+    pub fn release(&mut self, now: Time, meter: Option<&Meter>) -> Option<(u64, PacketView)> {
+        let out = self.shaper.release(now, &self.oracle(meter))?;
+        self.held.pop_front();
+        Some(out)
     }
+
+    pub fn stats(&self) -> &ShaperStats {
+        self.shaper.stats()
+    }
+
+    /// The stage kind as written in CHAIN.toml.
     pub fn kind_name(&self) -> &'static str {
-        match *self {
-            #[cfg(test)]
-            ShaperStage::TestFifo(_) => "test-fifo",
-        }
-    }
-}
-
-/// A FIFO that serialises packets at `rate` after a fixed `delay`, holding at most `cap`
-/// packets: enough of a shaper to test the runner.
-#[cfg(test)]
-pub mod test_shaper {
-    use qoslab_algo::{Duration, PacketView, Rate, Time};
-    use std::collections::VecDeque;
-
-    #[derive(Debug)]
-    pub struct DelayFifo {
-        pub delay: Duration,
-        pub rate: Rate,
-        pub cap: usize,
-        q: VecDeque<(u64, PacketView, Time)>,
-        last: Time,
-    }
-    impl DelayFifo {
-        pub fn new(delay: Duration, rate: Rate, cap: usize) -> Self {
-            DelayFifo {
-                delay,
-                rate,
-                cap,
-                q: VecDeque::new(),
-                last: Time::ZERO,
-            }
-        }
-        pub fn on_arrival(&mut self, now: Time, id: u64, pkt: PacketView) -> bool {
-            if self.q.len() >= self.cap {
-                return false;
-            }
-            let ready = (now + self.delay).max(self.last) + self.rate.tx_time(pkt.size as u64);
-            self.last = ready;
-            self.q.push_back((id, pkt, ready));
-            true
-        }
-        pub fn next_release(&self) -> Option<Time> {
-            self.q.front().map(|e| e.2)
-        }
-        pub fn release(&mut self, now: Time) -> Option<(u64, PacketView)> {
-            match self.q.front() {
-                Some(e) if e.2 <= now => self.q.pop_front().map(|(id, p, _)| (id, p)),
-                _ => None,
-            }
+        match self.shaper.kind() {
+            ShaperKind::TokenBucket => "tb-shaper",
+            ShaperKind::SrRas => "srras",
+            ShaperKind::TrRas => "trras",
+            ShaperKind::GSrRas => "g-srras",
+            ShaperKind::GTrRas => "g-trras",
         }
     }
 }
@@ -148,59 +196,87 @@ pub mod test_shaper {
 struct KindSpec {
     name: &'static str,
     keys: &'static [&'static str],
-    shaper: bool,
 }
+
+const SR_RAS_KEYS: &[&str] = &[
+    "kind",
+    "cir",
+    "mir",
+    "cir_th",
+    "mir_th",
+    "buffer",
+    "line_rate",
+    "k",
+];
+const TR_RAS_KEYS: &[&str] = &[
+    "kind",
+    "cir",
+    "pir",
+    "mir",
+    "cir_th",
+    "pir_th",
+    "mir_th",
+    "buffer",
+    "line_rate",
+    "k",
+];
 
 const KINDS: &[KindSpec] = &[
     KindSpec {
         name: "srtcm",
         keys: &["kind", "mode", "cir", "cbs", "ebs"],
-        shaper: false,
     },
     KindSpec {
         name: "trtcm",
         keys: &["kind", "mode", "cir", "cbs", "pir", "pbs"],
-        shaper: false,
     },
     KindSpec {
         name: "tsw2cm",
         keys: &["kind", "mode", "target", "window"],
-        shaper: false,
     },
     KindSpec {
         name: "tsw3cm",
         keys: &["kind", "mode", "ctr", "ptr", "window"],
-        shaper: false,
     },
     KindSpec {
         name: "token-bucket",
         keys: &["kind", "cir", "cbs", "action"],
-        shaper: false,
+    },
+    KindSpec {
+        name: "tb-shaper",
+        keys: &["kind", "rate", "depth", "buffer"],
     },
     KindSpec {
         name: "srras",
-        keys: &["kind", "cir", "mir", "cir_th", "mir_th", "k", "buffer"],
-        shaper: true,
+        keys: SR_RAS_KEYS,
     },
     KindSpec {
         name: "g-srras",
-        keys: &["kind", "cir", "mir", "cir_th", "mir_th", "k", "buffer"],
-        shaper: true,
+        keys: SR_RAS_KEYS,
     },
     KindSpec {
         name: "trras",
-        keys: &[
-            "kind", "cir", "pir", "mir", "cir_th", "pir_th", "mir_th", "k", "buffer",
-        ],
-        shaper: true,
+        keys: TR_RAS_KEYS,
     },
     KindSpec {
         name: "g-trras",
-        keys: &[
-            "kind", "cir", "pir", "mir", "cir_th", "pir_th", "mir_th", "k", "buffer",
-        ],
-        shaper: true,
+        keys: TR_RAS_KEYS,
     },
+];
+
+/// The meter a green RAS must be followed by (RFC 2963 §3): (shaper kind, meter kind,
+/// the rule as stated for the refusal message).
+const COUPLINGS: &[(&str, &str, &str)] = &[
+    (
+        "g-srras",
+        "srtcm",
+        "RFC 2963 §3.3: a G-srRAS must be followed by the srTCM it is coupled to",
+    ),
+    (
+        "g-trras",
+        "trtcm",
+        "RFC 2963 §3.5: a G-trRAS must be followed by the trTCM it is coupled to",
+    ),
 ];
 
 /// What each key holds, for "missing key" and "bad value" messages.
@@ -209,20 +285,24 @@ fn key_help(key: &str) -> &'static str {
         "cir" => "committed information rate, e.g. \"2Mbps\"",
         "pir" => "peak information rate, e.g. \"4Mbps\"",
         "mir" => "maximum information rate, e.g. \"34Mbps\"",
+        "line_rate" => "rate of the shaper's output link, e.g. \"34Mbps\" (default: mir)",
+        "rate" => "token rate, e.g. \"2Mbps\"",
         "target" => "target rate, e.g. \"1Mbps\"",
         "ctr" => "committed target rate, e.g. \"1Mbps\"",
         "ptr" => "peak target rate, e.g. \"2Mbps\"",
         "cbs" => "committed burst size, e.g. \"3000B\"",
         "ebs" => "excess burst size, e.g. \"3000B\"",
         "pbs" => "peak burst size, e.g. \"6000B\"",
-        "cir_th" | "pir_th" | "mir_th" => "buffer threshold, e.g. \"6KB\"",
+        "depth" => "token bucket depth, e.g. \"3000B\"",
+        "cir_th" | "pir_th" | "mir_th" => "buffer occupancy threshold, e.g. \"6KB\"",
         "buffer" => "shaper buffer size, e.g. \"64KB\"",
         "window" => "TSW window length, e.g. \"1s\" (default 1s)",
-        "k" => "EAR averaging constant K, e.g. \"100ms\"",
+        "k" => "EAR averaging constant K, e.g. \"100ms\" (default 100ms)",
         "mode" => "\"blind\" or \"aware\" (default \"blind\")",
         "action" => "\"drop\", \"yellow\" or \"red\" (default \"drop\")",
         "kind" => {
-            "one of srtcm, trtcm, tsw2cm, tsw3cm, token-bucket, srras, trras, g-srras, g-trras"
+            "one of srtcm, trtcm, tsw2cm, tsw3cm, token-bucket, tb-shaper, srras, trras, \
+             g-srras, g-trras"
         }
         _ => "",
     }
@@ -305,6 +385,7 @@ pub fn parse_chain(file: &str, text: &str) -> Result<Chain, ConditionError> {
     for (i, table) in raw.stage.iter().enumerate() {
         stages.push(parse_stage(&ctx, i + 1, table)?);
     }
+    check_couplings(&ctx, &raw.stage, &stages)?;
     Ok(Chain {
         seed,
         af_class,
@@ -331,14 +412,6 @@ impl StageCtx<'_> {
             .find(|(k, _)| k.get_ref() == key)
             .map(|(_, v)| v)
     }
-    fn required(&self, key: &str) -> Result<&Spanned<toml::Value>, ConditionError> {
-        self.get(key).ok_or_else(|| {
-            self.err(
-                self.table.span().start,
-                format!("missing key `{key}` ({})", key_help(key)),
-            )
-        })
-    }
     fn string<'v>(
         &self,
         key: &str,
@@ -352,12 +425,11 @@ impl StageCtx<'_> {
             )),
         }
     }
-    fn quantity(
+    fn quantity<T>(
         &self,
         key: &str,
-        parse: fn(&str) -> Result<u64, String>,
-        units: &str,
-    ) -> Result<Option<u64>, ConditionError> {
+        parse: fn(&str) -> Result<T, UnitError>,
+    ) -> Result<Option<T>, ConditionError> {
         let Some(v) = self.get(key) else {
             return Ok(None);
         };
@@ -365,30 +437,31 @@ impl StageCtx<'_> {
         parse(s).map(Some).map_err(|e| {
             self.err(
                 v.span().start,
-                format!(
-                    "`{key}` = \"{s}\": {e}; allowed units: {units} ({})",
-                    key_help(key)
-                ),
+                format!("`{key}` = \"{s}\": {e} ({})", key_help(key)),
+            )
+        })
+    }
+    fn required<T>(
+        &self,
+        key: &str,
+        parse: fn(&str) -> Result<T, UnitError>,
+    ) -> Result<T, ConditionError> {
+        self.quantity(key, parse)?.ok_or_else(|| {
+            self.err(
+                self.table.span().start,
+                format!("missing key `{key}` ({})", key_help(key)),
             )
         })
     }
     fn rate(&self, key: &str) -> Result<Rate, ConditionError> {
-        self.required(key)?;
-        Ok(Rate(
-            self.quantity(key, parse_rate, "bps, Kbps, Mbps, Gbps")?
-                .unwrap_or(0),
-        ))
+        self.required(key, parse_rate)
     }
     fn bytes(&self, key: &str) -> Result<u64, ConditionError> {
-        self.required(key)?;
-        Ok(self
-            .quantity(key, parse_bytes, "B, KB, MB, GB, KiB, MiB, GiB")?
-            .unwrap_or(0))
+        self.required(key, parse_size)
     }
     fn window(&self) -> Result<Duration, ConditionError> {
         Ok(self
-            .quantity("window", parse_duration, "ns, us, ms, s")?
-            .map(Duration)
+            .quantity("window", parse_duration)?
             .unwrap_or(qoslab_algo::meter::tsw::DEFAULT_WINDOW))
     }
     fn mode(&self) -> Result<ColorMode, ConditionError> {
@@ -469,12 +542,10 @@ fn parse_stage(
             ));
         }
     }
-    if spec.shaper {
-        return Err(s.err(
-            kind_v.span().start,
-            "shaper stages are not yet supported by `qoslab condition` (the chain runner is ready; \
-             the shaper algorithms are being added)",
-        ));
+    if let Some(shaper) = build_shaper(&s)? {
+        return Ok(Stage::Shaper(Box::new(ShaperStage::new(Shaper::new(
+            shaper,
+        )))));
     }
     let meter = match spec.name {
         "srtcm" => {
@@ -512,6 +583,92 @@ fn parse_stage(
     Ok(Stage::Meter(meter))
 }
 
+/// The shaper settings of a shaper stage; `None` for a meter stage.
+fn build_shaper(s: &StageCtx<'_>) -> Result<Option<ShaperParams>, ConditionError> {
+    let k = || -> Result<Duration, ConditionError> {
+        Ok(s.quantity("k", parse_duration)?.unwrap_or(DEFAULT_K))
+    };
+    // RFC 2963 §2.2: "A typical value for the MIR would be the line rate of the output link"
+    // — conversely, the line rate defaults to MIR (module docs).
+    let line_rate = |mir: Rate| -> Result<Rate, ConditionError> {
+        Ok(s.quantity("line_rate", parse_rate)?.unwrap_or(mir))
+    };
+    let sr = || -> Result<RasParams, ConditionError> {
+        let mir = s.rate("mir")?;
+        let c = SrRasConfig {
+            cir: s.rate("cir")?,
+            mir,
+            line_rate: line_rate(mir)?,
+            cir_th: s.bytes("cir_th")?,
+            mir_th: s.bytes("mir_th")?,
+            buffer: s.bytes("buffer")?,
+            ear_window: k()?,
+        };
+        s.config(RasParams::single_rate(&c))
+    };
+    let tr = || -> Result<RasParams, ConditionError> {
+        let mir = s.rate("mir")?;
+        let c = TrRasConfig {
+            cir: s.rate("cir")?,
+            pir: s.rate("pir")?,
+            mir,
+            line_rate: line_rate(mir)?,
+            cir_th: s.bytes("cir_th")?,
+            pir_th: s.bytes("pir_th")?,
+            mir_th: s.bytes("mir_th")?,
+            buffer: s.bytes("buffer")?,
+            ear_window: k()?,
+        };
+        s.config(RasParams::two_rate(&c))
+    };
+    Ok(Some(match s.kind {
+        "tb-shaper" => {
+            let p = TokenBucketParams::new(s.rate("rate")?, s.bytes("depth")?, s.bytes("buffer")?);
+            ShaperParams::TokenBucket(s.config(p)?)
+        }
+        "srras" => ShaperParams::Ras(sr()?),
+        "g-srras" => ShaperParams::GreenRas(sr()?),
+        "trras" => ShaperParams::Ras(tr()?),
+        "g-trras" => ShaperParams::GreenRas(tr()?),
+        _ => return Ok(None),
+    }))
+}
+
+/// RFC 2963 §3: a green RAS must be immediately followed by the TCM it consults.
+fn check_couplings(
+    ctx: &Ctx<'_>,
+    raw: &[Spanned<RawStage>],
+    stages: &[Stage],
+) -> Result<(), ConditionError> {
+    for (i, stage) in stages.iter().enumerate() {
+        let Stage::Shaper(sh) = stage else { continue };
+        let kind = sh.kind_name();
+        let Some(&(_, meter_kind, rule)) = COUPLINGS.iter().find(|c| c.0 == kind) else {
+            continue;
+        };
+        let next = match stages.get(i + 1) {
+            Some(Stage::Meter(m)) if m.kind_name() == meter_kind => continue,
+            Some(Stage::Meter(m)) => format!("stage {} is a {}", i + 2, m.kind_name()),
+            Some(Stage::Shaper(s)) => format!("stage {} is a {}", i + 2, s.kind_name()),
+            None => "it is the last stage".to_string(),
+        };
+        let at = raw[i]
+            .get_ref()
+            .iter()
+            .find(|(k, _)| k.get_ref() == "kind")
+            .map_or(raw[i].span().start, |(_, v)| v.span().start);
+        return Err(ctx.err(
+            at,
+            format!(
+                "stage {} ({kind}): {rule}, but {next}; put a [[stage]] kind = \"{meter_kind}\" \
+                 right after it",
+                i + 1
+            ),
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -523,6 +680,73 @@ mod tests {
                 assert_eq!(e.exit_code(), 2, "{e}");
                 e.to_string()
             }
+        }
+    }
+
+    const SRRAS: &str = "[[stage]]\nkind='srras'\ncir='2Mbps'\nmir='10Mbps'\ncir_th='5KB'\nbuffer='64KB'\nmir_th='20KB'\n";
+    const TRRAS: &str = "[[stage]]\nkind='trras'\ncir='2Mbps'\npir='4Mbps'\nmir='34Mbps'\ncir_th='6KB'\npir_th='12KB'\nmir_th='24KB'\nbuffer='64KB'\n";
+    const G_SRRAS: &str = "[[stage]]\nkind='g-srras'\ncir='2Mbps'\nmir='10Mbps'\ncir_th='5KB'\nmir_th='20KB'\nbuffer='64KB'\n";
+    const G_TRRAS: &str = "[[stage]]\nkind='g-trras'\ncir='2Mbps'\npir='4Mbps'\nmir='34Mbps'\ncir_th='6KB'\npir_th='12KB'\nmir_th='24KB'\nbuffer='64KB'\n";
+    const SRTCM: &str = "[[stage]]\nkind='srtcm'\ncir='2Mbps'\ncbs='3KB'\nebs='3KB'\n";
+    const TRTCM: &str = "[[stage]]\nkind='trtcm'\ncir='2Mbps'\ncbs='3KB'\npir='4Mbps'\npbs='6KB'\n";
+
+    #[test]
+    fn shaper_chains() {
+        let c = parse_chain(
+            "c.toml",
+            &format!("{G_TRRAS}{TRTCM}{G_SRRAS}{SRTCM}{SRRAS}"),
+        )
+        .unwrap();
+        assert!(c.has_shaper() && c.can_drop() && !c.has_policer());
+        let kinds: Vec<&str> = c
+            .stages
+            .iter()
+            .map(|s| match s {
+                Stage::Meter(m) => m.kind_name(),
+                Stage::Shaper(s) => s.kind_name(),
+            })
+            .collect();
+        assert_eq!(kinds, ["g-trras", "trtcm", "g-srras", "srtcm", "srras"]);
+        // The parameters as written, with the defaults line_rate = MIR and K = 100 ms.
+        let Stage::Shaper(sh) = &c.stages[0] else {
+            panic!()
+        };
+        let want = RasParams::two_rate(&TrRasConfig {
+            cir: Rate(2_000_000),
+            pir: Rate(4_000_000),
+            mir: Rate(34_000_000),
+            line_rate: Rate(34_000_000),
+            cir_th: 6000,
+            pir_th: 12_000,
+            mir_th: 24_000,
+            buffer: 64_000,
+            ear_window: Duration::from_millis(100),
+        })
+        .unwrap();
+        match sh.shaper() {
+            Shaper::GreenRas(g) => assert_eq!(*g.params(), want),
+            other => panic!("{other:?}"),
+        }
+        let c = parse_chain(
+            "c.toml",
+            &format!("{SRRAS}line_rate='100Mbps'\nk='1.5s'\n[[stage]]\nkind='tb-shaper'\nrate='1Mbps'\ndepth='1500B'\nbuffer='10KiB'\n"),
+        )
+        .unwrap();
+        match (&c.stages[0], &c.stages[1]) {
+            (Stage::Shaper(a), Stage::Shaper(b)) => {
+                let (Shaper::Ras(r), Shaper::TokenBucket(t)) = (a.shaper(), b.shaper()) else {
+                    panic!("{a:?} {b:?}")
+                };
+                assert_eq!(
+                    (r.params().line_rate(), r.params().ear().k()),
+                    (Rate(100_000_000), Duration::from_millis(1500))
+                );
+                assert_eq!(
+                    *t.params(),
+                    TokenBucketParams::new(Rate(1_000_000), 1500, 10_240).unwrap()
+                );
+            }
+            other => panic!("{other:?}"),
         }
     }
 
@@ -585,10 +809,31 @@ mod tests {
             ("af_class = 5\n[[stage]]\nkind='tsw2cm'\ntarget='1Mbps'\n", &["c.toml:1:", "`af_class`", "1, 2, 3 or 4"]),
             ("seed = 1\n", &["no [[stage]]"]),
             ("[[stage]]\nkind = 'srtcm'\ncir = = 1\n", &["c.toml:3:"]),
-            ("[[stage]]\nkind = 'g-trras'\ncir='1Mbps'\n", &["c.toml:2:", "not yet supported"]),
-            ("[[stage]]\nkind = 'srras'\ncir='1Mbps'\npir='2Mbps'\n", &["c.toml:4:", "unknown key `pir`", "mir_th"]),
+            ("[[stage]]\nkind = 'g-trras'\ncir='1Mbps'\n", &["c.toml:1:", "stage 1 (g-trras)", "missing key `mir`", "maximum information rate"]),
+            ("[[stage]]\nkind = 'srras'\ncir='1Mbps'\npir='2Mbps'\n", &["c.toml:4:", "unknown key `pir`", "mir_th", "line_rate"]),
+            (SRRAS, &[]),
+            (&SRRAS.replace("mir='10Mbps'", "mir='1Mbps'"), &["c.toml:1:", "RFC 2963 §2.2", "CIR <= MIR <= line rate"]),
+            (&format!("{SRRAS}line_rate='2Mbps'\n"), &["c.toml:1:", "RFC 2963 §2.2", "CIR <= MIR <= line rate"]),
+            (&SRRAS.replace("mir_th='20KB'", "mir_th='100KB'"), &["c.toml:1:", "CIR_th <= MIR_th <= buffer size"]),
+            (&format!("{SRRAS}k='0s'\n"), &["c.toml:1:", "K", "> 0"]),
+            (&format!("{SRRAS}k='1.5ns'\n"), &["c.toml:", "`k` = \"1.5ns\"", "nanoseconds"]),
+            (&TRRAS.replace("pir_th='12KB'", "pir_th='30KB'"), &["c.toml:1:", "RFC 2963 §2.4", "CIR_th <= PIR_th <= MIR_th <= buffer size"]),
+            (&TRRAS.replace("pir='4Mbps'", "pir='40Mbps'"), &["c.toml:1:", "RFC 2963 §2.4", "CIR <= PIR <= MIR <= line rate"]),
+            ("[[stage]]\nkind='tb-shaper'\nrate='1Mbps'\ndepth='0B'\nbuffer='1KB'\n", &["c.toml:1:", "`depth` = 0", ">= 1 byte"]),
+            ("[[stage]]\nkind='tb-shaper'\nrate='1MBps'\ndepth='1B'\nbuffer='1KB'\n", &["c.toml:3:", "`rate`", "bits per second"]),
+            ("[[stage]]\nkind='tb-shaper'\nrate='1Mbps'\ncbs='1B'\n", &["c.toml:4:", "unknown key `cbs`", "rate, depth, buffer"]),
+            // Green RAS couplings (RFC 2963 §3).
+            (G_SRRAS, &["c.toml:2:", "stage 1 (g-srras)", "RFC 2963 §3.3: a G-srRAS must be followed by the srTCM it is coupled to", "it is the last stage"]),
+            (&format!("{G_SRRAS}{TRTCM}"), &["c.toml:2:", "RFC 2963 §3.3", "stage 2 is a trtcm", "kind = \"srtcm\""]),
+            (&format!("{TRTCM}{G_TRRAS}{SRTCM}"), &["c.toml:8:", "stage 2 (g-trras)", "RFC 2963 §3.5: a G-trRAS must be followed by the trTCM it is coupled to", "stage 3 is a srtcm"]),
+            (&format!("{G_TRRAS}{G_TRRAS}{TRTCM}"), &["c.toml:2:", "stage 1 (g-trras)", "stage 2 is a g-trras"]),
         ];
         for (text, wants) in cases {
+            if wants.is_empty() {
+                // A valid base for the variations below: it must parse.
+                parse_chain("c.toml", text).unwrap();
+                continue;
+            }
             let msg = err(text);
             for w in *wants {
                 assert!(msg.contains(w), "message {msg:?} lacks {w:?} for\n{text}");

@@ -1,6 +1,6 @@
 //! `qoslab condition --chain CHAIN.toml --trace IN --out OUT`: runs a packet trace through a
-//! chain of traffic conditioners (meters/markers, policers; shapers once wired) and writes
-//! the conditioned trace.
+//! chain of traffic conditioners (meters/markers, policers, shapers including the rate
+//! adaptive shapers of RFC 2963) and writes the conditioned trace.
 //!
 //! - IN: CSV (`time,size[,color][,flow]`, see [`trace`]) or pcap / pcapng (recognised by
 //!   their magic numbers, see [`pcap`]).
@@ -8,7 +8,11 @@
 //! - OUT: for CSV input, CSV; for pcap(ng) input, the same format with the DSCP set to the
 //!   AF codepoint of each packet's colour — or CSV if OUT ends in `.csv`. OUT is written to
 //!   a temporary file beside it and renamed at the end, so a failed run leaves no half file.
-//! - A summary (packets and bytes per colour, drops, shaper delays) goes to stderr.
+//! - CSV output columns: the input's, then `color`; `departure` (seconds, 9 decimals, empty
+//!   if dropped) when the chain has a shaper; `dropped` (true/false) when a stage can drop
+//!   (a policer, or a shaper whose buffer overflows). See [`trace`].
+//! - A summary (packets and bytes per colour, drops by policers and by shapers, shaper delay
+//!   mean/max, per-stage counters) goes to stderr.
 //!
 //! Errors: bad input (chain, trace, paths) → exit code 2 with the file and line/record;
 //! internal failures → 1. Nothing panics on malformed input.
@@ -17,7 +21,6 @@ pub mod chain;
 pub mod pcap;
 pub mod runner;
 pub mod trace;
-pub mod units;
 
 use std::fmt;
 use std::fs::{self, File};
@@ -27,8 +30,8 @@ use std::path::{Path, PathBuf};
 use self::chain::{parse_chain, Chain};
 use self::pcap::{detect, Format, PcapReader, PcapWriter, PcapngReader, PcapngWriter};
 use self::runner::{run_chain, Sink, Source, Summary};
+use self::trace::format_secs;
 use self::trace::{CsvReader, CsvWriter, Item, Outcome, Raw};
-use self::units::format_secs;
 
 /// Command-line arguments of `qoslab condition`.
 #[derive(Clone, Debug, clap::Args)]
@@ -207,7 +210,7 @@ fn condition_streams<R: BufRead, W: Write>(
     w: W,
     out: &Path,
 ) -> Result<Summary, ConditionError> {
-    let (dep, drop, af) = (chain.has_shaper(), chain.has_policer(), chain.af_class);
+    let (dep, drop, af) = (chain.has_shaper(), chain.can_drop(), chain.af_class);
     let werr = |e: std::io::Error| ConditionError::Internal(format!("cannot write output: {e}"));
     let csv_cols = ["time".to_string(), "size".to_string()];
     let (mut input, mut output) = match format {
@@ -243,6 +246,7 @@ fn condition_streams<R: BufRead, W: Write>(
 #[cfg(test)]
 mod tests {
     use super::pcap::build;
+    use super::runner::StageStats;
     use super::*;
     use qoslab_algo::meter::{ColorMode, SrTcm, SrTcmParams, TrTcm, TrTcmParams};
     use qoslab_algo::{Color, PacketView, RandomSource, Rate, Rng, Time};
@@ -333,7 +337,7 @@ mod tests {
             "the trace should exercise all colours: {counts:?}"
         );
         assert_eq!(summary.out.pkts, counts);
-        assert_eq!(summary.stages[0].1.pkts, counts);
+        assert_eq!(summary.stages[0].1, StageStats::Meter(*m.counters()));
         assert!(summary.render().contains("green"));
     }
 
@@ -516,6 +520,193 @@ mod tests {
             .filter(|i| matches!(i, Item::Packet(_)))
             .count();
         assert_eq!(n, 1);
+    }
+
+    const G_TRRAS_TRTCM: &str =
+        "[[stage]]\nkind='g-trras'\ncir='1Mbps'\npir='2Mbps'\nmir='10Mbps'\n\
+        cir_th='2000B'\npir_th='4000B'\nmir_th='6000B'\nbuffer='6000B'\n\
+        [[stage]]\nkind='trtcm'\ncir='1Mbps'\ncbs='3000B'\npir='2Mbps'\npbs='6000B'\n";
+
+    /// The same shaper and meter driven directly, in the runner's order (a release due at or
+    /// before the next arrival goes first). Returns (departure, colour) per packet, None if
+    /// the shaper dropped it; times are relative to the first packet.
+    fn drive_g_trras(pkts: &[(u64, u32)], blind_color: Color) -> Vec<Option<(Time, Color)>> {
+        use qoslab_algo::shaper::{GreenRas, RasParams, TrRasConfig};
+        let mut g = GreenRas::new(
+            RasParams::two_rate(&TrRasConfig {
+                cir: Rate(1_000_000),
+                pir: Rate(2_000_000),
+                mir: Rate(10_000_000),
+                line_rate: Rate(10_000_000),
+                cir_th: 2000,
+                pir_th: 4000,
+                mir_th: 6000,
+                buffer: 6000,
+                ear_window: chain::DEFAULT_K,
+            })
+            .unwrap(),
+        );
+        let mut m = TrTcm::new(
+            TrTcmParams::new(
+                ColorMode::Blind,
+                Rate(1_000_000),
+                3000,
+                Rate(2_000_000),
+                6000,
+            )
+            .unwrap(),
+        );
+        let t0 = pkts[0].0;
+        let mut res = vec![None; pkts.len()];
+        let mut i = 0;
+        loop {
+            let due = g.next_release(&m);
+            let next = pkts.get(i).map(|p| Time(p.0 - t0));
+            match (due, next) {
+                (Some(d), a) if a.is_none_or(|a| d <= a) => {
+                    let (id, pv) = g.release(d, &m).unwrap();
+                    res[id as usize] = Some((d, m.mark(d, &pv)));
+                }
+                (_, Some(a)) => {
+                    let pv = PacketView::with_color(pkts[i].1, blind_color);
+                    let _ = g.on_arrival(a, i as u64, pv);
+                    i += 1;
+                }
+                _ => break,
+            }
+        }
+        res
+    }
+
+    #[test]
+    fn end_to_end_g_trras_matches_the_algorithms() {
+        let d = TempDir::new();
+        let pkts = bursty(3000);
+        let mut csv = String::from("time,size\n");
+        for (t, s) in &pkts {
+            csv.push_str(&format!("{},{s}\n", format_secs(*t)));
+        }
+        let chain = d.file("c.toml", G_TRRAS_TRTCM.as_bytes());
+        let trace = d.file("in.csv", csv.as_bytes());
+        let out = d.0.join("out.csv");
+        let summary = condition_files(&chain, &trace, &out).unwrap();
+        let text = fs::read_to_string(&out).unwrap();
+        assert!(
+            text.starts_with("time,size,color,departure,dropped\n"),
+            "{text}"
+        );
+        let rows = csv_rows(&text);
+        assert_eq!(rows.len(), pkts.len());
+        let want = drive_g_trras(&pkts, Color::Green);
+        let t0 = pkts[0].0;
+        let (mut drops, mut colors, mut early) = (0, [0u64; 3], 0);
+        for ((row, w), (t, _)) in rows.iter().zip(&want).zip(&pkts) {
+            match w {
+                Some((dep, c)) => {
+                    assert_eq!(
+                        (row[2].as_str(), row[3].as_str(), row[4].as_str()),
+                        (c.name(), format_secs(t0 + dep.as_nanos()).as_str(), "false"),
+                        "{row:?}"
+                    );
+                    colors[c.index()] += 1;
+                    early += u64::from(t0 + dep.as_nanos() == *t);
+                }
+                None => {
+                    assert_eq!((row[3].as_str(), row[4].as_str()), ("", "true"), "{row:?}");
+                    drops += 1;
+                }
+            }
+        }
+        // The trace exercises every path: drops, all colours, packets leaving at once.
+        assert!(drops > 0 && early > 0, "drops {drops}, early {early}");
+        assert!(colors.iter().all(|&c| c > 0), "{colors:?}");
+        assert_eq!(summary.out.pkts, colors);
+        assert_eq!(summary.shaper_drop_pkts, drops);
+        let StageStats::Shaper(st) = &summary.stages[0].1 else {
+            panic!("{:?}", summary.stages)
+        };
+        assert!(st.green_releases > 0, "{st:?}");
+        assert!(summary.render().contains("stage 1 g-trras: released"));
+    }
+
+    #[test]
+    fn colour_aware_meter_behind_a_green_ras_never_releases_yellow_early() {
+        // The same chain with a colour-aware trTCM and every packet pre-coloured yellow: the
+        // head can never become green, so T2 = NEVER and the G-trRAS follows its rate
+        // schedule T1 exactly like a plain trRAS.
+        let d = TempDir::new();
+        let pkts = bursty(500);
+        let mut csv = String::from("time,size,color\n");
+        for (t, s) in &pkts {
+            csv.push_str(&format!("{},{s},yellow\n", format_secs(*t)));
+        }
+        let trace = d.file("in.csv", csv.as_bytes());
+        let aware = G_TRRAS_TRTCM.replace("kind='trtcm'", "kind='trtcm'\nmode='aware'");
+        let plain = aware.replace("g-trras", "trras");
+        let run = |chain: &str, name: &str| {
+            let c = d.file(name, chain.as_bytes());
+            let out = d.0.join(format!("{name}.csv"));
+            let s = condition_files(&c, &trace, &out).unwrap();
+            (csv_rows(&fs::read_to_string(&out).unwrap()), s)
+        };
+        let (g, gs) = run(&aware, "g.toml");
+        let (p, _) = run(&plain, "p.toml");
+        assert_eq!(g, p);
+        let StageStats::Shaper(st) = &gs.stages[0].1 else {
+            panic!()
+        };
+        assert_eq!(st.green_releases, 0);
+        // Whereas the blind meter would release some of them early (see the test above).
+        assert!(g.iter().all(|r| r[3] != "green"));
+    }
+
+    #[test]
+    fn pcap_through_a_green_ras_gets_departure_timestamps() {
+        let d = TempDir::new();
+        let chain = d.file("c.toml", G_TRRAS_TRTCM.as_bytes());
+        let pkts = bursty(400);
+        // A nanosecond pcap of raw IPv4 (link type 101).
+        let recs: Vec<(u32, u32, Vec<u8>, u32)> = pkts
+            .iter()
+            .map(|&(t, s)| {
+                let ip = build::ipv4(s as u16, 0, 0);
+                let n = ip.len() as u32;
+                (
+                    (t / 1_000_000_000) as u32,
+                    (t % 1_000_000_000) as u32,
+                    ip,
+                    n,
+                )
+            })
+            .collect();
+        let trace = d.file("in.pcap", &build::pcap(false, true, 101, &recs));
+        let out = d.0.join("out.pcap");
+        let s = condition_files(&chain, &trace, &out).unwrap();
+        let want = drive_g_trras(&pkts, Color::Green);
+        let t0 = pkts[0].0;
+        let bytes = fs::read(&out).unwrap();
+        let mut r = PcapReader::new(&bytes[..], 1).unwrap();
+        let mut got = Vec::new();
+        while let Some(item) = r.next_item().unwrap() {
+            let Item::Packet(p) = item else { continue };
+            got.push((p.time, p.size, p.color));
+        }
+        // Dropped packets are left out; the others carry their departure and colour.
+        let expect: Vec<(u64, u32, Color)> = want
+            .iter()
+            .zip(&pkts)
+            .filter_map(|(w, &(_, size))| w.map(|(dep, c)| (t0 + dep.as_nanos(), size, c)))
+            .collect();
+        assert_eq!(got, expect);
+        assert!(s.shaper_drop_pkts > 0 && s.shaped_pkts as usize == expect.len());
+        assert!(expect.iter().zip(&pkts).any(|(e, p)| e.0 != p.0));
+
+        // The same pcap to CSV: departure and dropped columns.
+        let out_csv = d.0.join("out.csv");
+        condition_files(&chain, &trace, &out_csv).unwrap();
+        let text = fs::read_to_string(&out_csv).unwrap();
+        assert!(text.starts_with("time,size,color,departure,dropped\n"));
+        assert_eq!(csv_rows(&text).len(), pkts.len());
     }
 
     #[test]

@@ -9,6 +9,14 @@
 //!   the shaper, at the release instant.
 //! - Order of events: the earliest first; at equal instants releases come before arrivals,
 //!   and upstream shapers before downstream ones (packets already queued leave first).
+//! - Every shaper's release instant is asked again before each event (nothing is cached):
+//!   a green RAS's T2 depends on the meter right after it (RFC 2963 §3), which changes only
+//!   when a packet passes that meter — i.e. after each release of that same shaper — and
+//!   an arrival changes a RAS's occupancy and EAR, hence its rate and T1.
+//! - Drops: a policer (`dropped` = "policed") or a shaper refusing a packet ("shaper-overflow"
+//!   when its buffer is full, "shaper-oversize" for a packet larger than a `tb-shaper`'s
+//!   depth). Shaper delay in the summary is departure from the chain − arrival, over the
+//!   packets that passed at least one shaper.
 //! - Output is written in input order through a reorder buffer that only holds packets
 //!   still inside a shaper and those that arrived after them, so memory does not grow with
 //!   the trace length. Without shapers every packet is written as soon as it is read.
@@ -17,11 +25,12 @@ use std::collections::VecDeque;
 
 use qoslab_algo::meter::{ColorCounters, Meter, MeterVerdict};
 use qoslab_algo::rng::Rng;
+use qoslab_algo::shaper::{DropCause, ShaperStats};
 use qoslab_algo::{Color, PacketView, Time};
 
 use super::chain::{Chain, Stage};
+use super::trace::format_secs;
 use super::trace::{Item, Outcome, Packet};
-use super::units::format_secs;
 use super::ConditionError;
 
 /// Where input items come from.
@@ -51,8 +60,15 @@ pub struct Summary {
     pub delay_max_ns: u64,
     /// Captured frames without an IP packet, copied through unchanged.
     pub non_ip_frames: u64,
-    /// Per-stage (kind, counters) of the meters.
-    pub stages: Vec<(String, ColorCounters)>,
+    /// Per-stage (kind, counters), in chain order.
+    pub stages: Vec<(String, StageStats)>,
+}
+
+/// The counters of one stage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StageStats {
+    Meter(ColorCounters),
+    Shaper(ShaperStats),
 }
 
 impl Summary {
@@ -92,20 +108,45 @@ impl Summary {
                 self.non_ip_frames
             ));
         }
-        for (i, (kind, c)) in self.stages.iter().enumerate() {
-            s.push_str(&format!(
-                "  stage {} {}: green {}/{} B, yellow {}/{} B, red {}/{} B, dropped {}/{} B\n",
-                i + 1,
-                kind,
-                c.pkts[0],
-                c.bytes[0],
-                c.pkts[1],
-                c.bytes[1],
-                c.pkts[2],
-                c.bytes[2],
-                c.dropped_pkts,
-                c.dropped_bytes
-            ));
+        for (i, (kind, st)) in self.stages.iter().enumerate() {
+            match st {
+                StageStats::Meter(c) => s.push_str(&format!(
+                    "  stage {} {}: green {}/{} B, yellow {}/{} B, red {}/{} B, dropped {}/{} B\n",
+                    i + 1,
+                    kind,
+                    c.pkts[0],
+                    c.bytes[0],
+                    c.pkts[1],
+                    c.bytes[1],
+                    c.pkts[2],
+                    c.bytes[2],
+                    c.dropped_pkts,
+                    c.dropped_bytes
+                )),
+                StageStats::Shaper(t) => {
+                    s.push_str(&format!(
+                        "  stage {} {}: released {}/{} B ({} early for green), dropped {}/{} B \
+                         ({} buffer full, {} oversize)",
+                        i + 1,
+                        kind,
+                        t.releases,
+                        t.released_bytes,
+                        t.green_releases,
+                        t.drops(),
+                        t.dropped_bytes,
+                        t.drops_buffer_full,
+                        t.drops_oversize
+                    ));
+                    if let Some(mean) = t.mean_delay() {
+                        s.push_str(&format!(
+                            ", delay mean {} s, max {} s",
+                            format_secs(mean.as_nanos()),
+                            format_secs(t.delay_max.as_nanos())
+                        ));
+                    }
+                    s.push('\n');
+                }
+            }
         }
         s
     }
@@ -141,10 +182,10 @@ fn advance(
                 MeterVerdict::Drop(_) => return Advance::Dropped(pkt.color, "policed"),
             },
             Stage::Shaper(s) => {
-                return if s.on_arrival(now, id, pkt) {
-                    Advance::Held
-                } else {
-                    Advance::Dropped(pkt.color, "shaper-overflow")
+                return match s.on_arrival(now, id, pkt) {
+                    Ok(()) => Advance::Held,
+                    Err(DropCause::BufferFull) => Advance::Dropped(pkt.color, "shaper-overflow"),
+                    Err(DropCause::Oversize) => Advance::Dropped(pkt.color, "shaper-oversize"),
                 };
             }
         }
@@ -388,8 +429,8 @@ pub fn run_chain<S: Source, K: Sink>(
         .stages
         .iter()
         .map(|s| match s {
-            Stage::Meter(m) => (m.kind_name().to_string(), *m.counters()),
-            Stage::Shaper(sh) => (sh.kind_name().to_string(), ColorCounters::default()),
+            Stage::Meter(m) => (m.kind_name().to_string(), StageStats::Meter(*m.counters())),
+            Stage::Shaper(sh) => (sh.kind_name().to_string(), StageStats::Shaper(*sh.stats())),
         })
         .collect();
     Ok(summary)
@@ -398,13 +439,14 @@ pub fn run_chain<S: Source, K: Sink>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::condition::chain::test_shaper::DelayFifo;
     use crate::condition::chain::ShaperStage;
     use crate::condition::trace::{Loc, Raw};
     use qoslab_algo::meter::{
         ColorMode, PolicerAction, SrTcm, SrTcmParams, TbPolicer, TbPolicerParams,
     };
-    use qoslab_algo::{Duration, Rate};
+    use qoslab_algo::meter::{TrTcm, TrTcmParams};
+    use qoslab_algo::shaper::{RasParams, Shaper, ShaperParams, TokenBucketParams, TrRasConfig};
+    use qoslab_algo::Rate;
 
     struct VecSource(std::vec::IntoIter<Item>);
     impl Source for VecSource {
@@ -433,111 +475,246 @@ mod tests {
             raw: Raw::Csv(Vec::new()),
         })
     }
-    fn fifo(cap: usize) -> Stage {
-        // 1 ms fixed delay, then serialised at 8 Mbit/s = 1 B/us.
-        Stage::Shaper(ShaperStage::TestFifo(DelayFifo::new(
-            Duration::from_millis(1),
-            Rate::from_mbps(8),
-            cap,
-        )))
+    /// A token-bucket shaper: 8 Mbit/s = 1 B/us, depth 500 B, FIFO of `buffer` bytes.
+    fn tb(buffer: u64) -> Stage {
+        let p = TokenBucketParams::new(Rate::from_mbps(8), 500, buffer).unwrap();
+        Stage::Shaper(Box::new(ShaperStage::new(Shaper::new(
+            ShaperParams::TokenBucket(p),
+        ))))
+    }
+    fn out(
+        line: u64,
+        color: Color,
+        departure: Option<u64>,
+        dropped: Option<&'static str>,
+    ) -> Option<(Loc, Outcome)> {
+        Some((
+            Loc::Line(line),
+            Outcome {
+                color,
+                departure,
+                dropped,
+            },
+        ))
     }
 
     #[test]
     fn shaper_then_meter_departures_drops_and_order() {
-        // srTCM after the shaper: CIR 1 B/us, CBS 600, EBS 1000.
-        let sr = SrTcmParams::new(ColorMode::Blind, Rate::from_mbps(8), 600, 1000).unwrap();
+        // tb-shaper (1 B/us, depth 500, buffer 1000 B), then an srTCM: CIR 4 Mbit/s =
+        // 0.5 B/us, CBS 600, EBS 1000 (both full at 0).
+        let sr = SrTcmParams::new(ColorMode::Blind, Rate::from_mbps(4), 600, 1000).unwrap();
         let mut chain = Chain {
             seed: 1,
             af_class: 1,
-            stages: vec![fifo(2), Stage::Meter(Meter::SrTcm(SrTcm::new(sr)))],
+            stages: vec![tb(1000), Stage::Meter(Meter::SrTcm(SrTcm::new(sr)))],
         };
         let t0 = 10_000_000_000;
+        let us = |n: u64| t0 + n * 1000;
         let items = vec![
-            pkt(2, t0, 500),           // ready 1 ms + 500 us = 1.5 ms
-            pkt(3, t0 + 100_000, 500), // ready max(1.1, 1.5) + 0.5 = 2.0 ms
-            pkt(4, t0 + 200_000, 500), // two queued, cap 2: dropped
+            // Bucket full (500): leaves at 0 (tokens 0).
+            pkt(2, us(0), 500),
+            // Tokens 100 at 100 us: leaves when 400 more have come, at 500 us.
+            pkt(3, us(100), 500),
+            // Queue 500 + 500 <= 1000: held; starts at 500 us with 0 tokens → 1000 us.
+            pkt(4, us(200), 500),
+            // Queue 1000 + 100 > 1000: dropped (buffer full).
+            pkt(5, us(300), 100),
             Item::Passthrough {
                 bytes: vec![1],
                 frame: true,
             },
-            pkt(6, t0 + 3_000_000, 1000), // queue empty again: ready 4 + 1 = 5 ms
+            // Larger than the depth: dropped (oversize).
+            pkt(7, us(3000), 600),
+            // Tokens min(500, 2000) at 3000 us: leaves at once.
+            pkt(8, us(3000), 400),
         ];
         let mut sink = VecSink(Vec::new());
         let s = run_chain(&mut chain, &mut VecSource(items.into_iter()), &mut sink).unwrap();
-        // Meter: 1.5 ms: Tc 600 >= 500 green (Tc 100); 2.0 ms: Tc 100 + 500 = 600 -> green
-        // (Tc 100); 5.0 ms: 1000 > CBS, Te = 1000 (full, overflow lost) -> yellow.
-        let dep = |ms_us: u64| Some(t0 + ms_us * 1000);
+        // srTCM at the departures: 0: Tc 600 → green (Tc 100). 500 us: Tc 100 + 250 = 350 <
+        // 500, Te 1000 → yellow (Te 500). 1000 us: Tc 350 + 250 = 600 → green (Tc 100).
+        // 3000 us: Tc min(600, 100 + 1000) = 600 → green.
         let want = vec![
-            Some((
-                Loc::Line(2),
-                Outcome {
-                    color: Color::Green,
-                    departure: dep(1500),
-                    dropped: None,
-                },
-            )),
-            Some((
-                Loc::Line(3),
-                Outcome {
-                    color: Color::Green,
-                    departure: dep(2000),
-                    dropped: None,
-                },
-            )),
-            Some((
-                Loc::Line(4),
-                Outcome {
-                    color: Color::Green,
-                    departure: None,
-                    dropped: Some("shaper-overflow"),
-                },
-            )),
+            out(2, Color::Green, Some(us(0)), None),
+            out(3, Color::Yellow, Some(us(500)), None),
+            out(4, Color::Green, Some(us(1000)), None),
+            out(5, Color::Green, None, Some("shaper-overflow")),
             None,
-            Some((
-                Loc::Line(6),
-                Outcome {
-                    color: Color::Yellow,
-                    departure: dep(5000),
-                    dropped: None,
-                },
-            )),
+            out(7, Color::Green, None, Some("shaper-oversize")),
+            out(8, Color::Green, Some(us(3000)), None),
         ];
         assert_eq!(sink.0, want);
         assert_eq!(
             (s.shaper_drop_pkts, s.shaper_drop_bytes, s.non_ip_frames),
-            (1, 500, 1)
+            (2, 700, 1)
         );
-        // Delays 1.5 + 1.9 + 2.0 ms.
+        // Delays 0 + 400 + 800 + 0 us.
         assert_eq!(
             (s.shaped_pkts, s.delay_sum_ns, s.delay_max_ns),
-            (3, 5_400_000, 2_000_000)
+            (4, 1_200_000, 800_000)
         );
-        assert_eq!(s.out.pkts, [2, 1, 0]);
-        assert!(s
-            .render()
-            .contains("shaper delay: mean 0.001800000 s, max 0.002000000 s"));
-        assert_eq!(s.stages[0].0, "test-fifo");
+        assert_eq!(s.out.pkts, [3, 1, 0]);
+        let text = s.render();
+        assert!(
+            text.contains("shaper delay: mean 0.000300000 s, max 0.000800000 s"),
+            "{text}"
+        );
+        assert!(
+            text.contains("stage 1 tb-shaper: released 4/1900 B (0 early for green), dropped 2/700 B (1 buffer full, 1 oversize), delay mean 0.000300000 s, max 0.000800000 s"),
+            "{text}"
+        );
+        match &s.stages[0] {
+            (k, StageStats::Shaper(st)) => {
+                assert_eq!((k.as_str(), st.releases, st.drops()), ("tb-shaper", 4, 2))
+            }
+            other => panic!("{other:?}"),
+        }
+        match &s.stages[1] {
+            (k, StageStats::Meter(c)) => assert_eq!((k.as_str(), c.pkts), ("srtcm", [3, 1, 0])),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A trRAS or G-trRAS (buffer in bytes) in front of a colour-blind trTCM.
+    fn ras_chain(green: bool, buffer: u64) -> Chain {
+        let ras = RasParams::two_rate(&TrRasConfig {
+            cir: Rate::from_mbps(1),
+            pir: Rate::from_mbps(2),
+            mir: Rate::from_mbps(10),
+            line_rate: Rate::from_mbps(10),
+            cir_th: 2000,
+            pir_th: 4000,
+            mir_th: 6000,
+            buffer,
+            ear_window: crate::condition::chain::DEFAULT_K,
+        })
+        .unwrap();
+        let p = if green {
+            ShaperParams::GreenRas(ras)
+        } else {
+            ShaperParams::Ras(ras)
+        };
+        let tcm = TrTcmParams::new(
+            ColorMode::Blind,
+            Rate::from_mbps(1),
+            3000,
+            Rate::from_mbps(2),
+            6000,
+        )
+        .unwrap();
+        Chain {
+            seed: 1,
+            af_class: 1,
+            stages: vec![
+                Stage::Shaper(Box::new(ShaperStage::new(Shaper::new(p)))),
+                Stage::Meter(Meter::TrTcm(TrTcm::new(tcm))),
+            ],
+        }
+    }
+
+    /// Seeded random traces (the crate has no proptest; 40 fixed seeds instead): every
+    /// packet is written once, in input order; a departure is never before the arrival;
+    /// the FIFO keeps departures in order; packets are conserved in the summary; and the
+    /// G-trRAS never releases a packet later than the trRAS, nor drops one the trRAS kept,
+    /// until the first packet that only the trRAS dropped.
+    #[test]
+    fn invariants_on_random_traces() {
+        use qoslab_algo::{RandomSource, Rng};
+        let mut total_compared = 0;
+        for seed in 0..40u64 {
+            let mut rng = Rng::from_seed(seed);
+            let mut t = 1_000_000_000u64;
+            let items: Vec<Item> = (0..300u64)
+                .map(|i| {
+                    t += match rng.next_u64() % 4 {
+                        0 => 0,
+                        1 => 50_000,
+                        2 => 1_000_000,
+                        _ => (rng.uniform() * 50_000_000.0) as u64,
+                    };
+                    pkt(i + 2, t, 40 + (rng.next_u64() % 1461) as u32)
+                })
+                .collect();
+            let mut results = Vec::new();
+            for green in [false, true] {
+                // Even seeds: a small buffer that overflows; odd seeds: one that does not.
+                let mut chain = ras_chain(green, if seed % 2 == 0 { 8000 } else { 30_000 });
+                let mut sink = VecSink(Vec::new());
+                let src = &mut VecSource(items.clone().into_iter());
+                let s = run_chain(&mut chain, src, &mut sink).unwrap();
+                let outs: Vec<(Loc, Outcome)> = sink.0.into_iter().map(Option::unwrap).collect();
+                let locs: Vec<Loc> = outs.iter().map(|o| o.0).collect();
+                let want: Vec<Loc> = (0..300).map(|i| Loc::Line(i + 2)).collect();
+                assert_eq!(locs, want, "seed {seed}");
+                let mut last = 0;
+                for ((_, o), it) in outs.iter().zip(&items) {
+                    let Item::Packet(p) = it else { unreachable!() };
+                    if let Some(d) = o.departure {
+                        assert!(d >= p.time && d >= last, "seed {seed}: {o:?}");
+                        last = d;
+                    }
+                    assert_eq!(o.departure.is_none(), o.dropped.is_some());
+                }
+                let out: u64 = s.out.pkts.iter().sum();
+                assert_eq!(out + s.shaper_drop_pkts, 300, "seed {seed}");
+                assert_eq!(s.shaped_pkts, out);
+                results.push(outs);
+            }
+            // Never later — as long as both kept the same packets: once the G-trRAS (whose
+            // queue is never longer) keeps a packet that overflowed the trRAS's buffer, it has
+            // more to send, and later packets may leave later (or overflow it in turn).
+            let mut compared = 0;
+            for ((_, p), (_, g)) in results[0].iter().zip(&results[1]) {
+                if p.dropped.is_some() != g.dropped.is_some() {
+                    assert!(p.dropped.is_some(), "seed {seed}: only the G-trRAS dropped");
+                    break;
+                }
+                if let (Some(pd), Some(gd)) = (p.departure, g.departure) {
+                    assert!(gd <= pd, "seed {seed}: {g:?} later than {p:?}");
+                }
+                compared += 1;
+            }
+            total_compared += compared;
+        }
+        // Most of the packets were compared.
+        assert!(total_compared > 40 * 300 / 2, "{total_compared}");
     }
 
     #[test]
     fn output_stays_in_input_order_when_a_later_packet_finishes_first() {
-        // Policer (600 B at 1 B/us) before the shaper: the second packet is dropped at once
-        // while the first is still held; it must still be written second.
-        let pol = TbPolicerParams::new(Rate::from_mbps(8), 600, PolicerAction::Drop).unwrap();
+        // Policer (1000 B at 1 B/us, drop) before the tb-shaper (1 B/us, depth 500): the
+        // third packet is dropped at once while the second is still held; it must still be
+        // written third.
+        let pol = TbPolicerParams::new(Rate::from_mbps(8), 1000, PolicerAction::Drop).unwrap();
         let mut chain = Chain {
             seed: 1,
             af_class: 1,
-            stages: vec![Stage::Meter(Meter::Policer(TbPolicer::new(pol))), fifo(10)],
+            stages: vec![
+                Stage::Meter(Meter::Policer(TbPolicer::new(pol))),
+                tb(10_000),
+            ],
         };
-        let items = vec![pkt(2, 0, 500), pkt(3, 100_000, 500), pkt(4, 700_000, 100)];
+        // Policer: 0: 1000 → pass (500). 100 us: 600 → pass (100). 200 us: 200 < 500 →
+        // drop. 900 us: min(1000, 200 + 700) = 900 → pass.
+        // Shaper: 0: leaves at once (tokens 0). 100 us: tokens 100 → leaves at 500 us.
+        // 900 us: tokens 400 since 500 us → leaves at once.
+        let items = vec![
+            pkt(2, 0, 500),
+            pkt(3, 100_000, 500),
+            pkt(4, 200_000, 500),
+            pkt(5, 900_000, 100),
+        ];
         let mut sink = VecSink(Vec::new());
         let s = run_chain(&mut chain, &mut VecSource(items.into_iter()), &mut sink).unwrap();
-        let locs: Vec<Loc> = sink.0.iter().map(|e| e.unwrap().0).collect();
-        assert_eq!(locs, [Loc::Line(2), Loc::Line(3), Loc::Line(4)]);
-        assert_eq!(sink.0[1].unwrap().1.dropped, Some("policed"));
-        // Third: the policer has 100 (left by the first) + 700 us × 1 B/us = 800 >= 100 ->
-        // pass; shaper: ready max(0.7 + 1, 1.5) ms + 0.1 ms = 1.8 ms.
-        assert_eq!(sink.0[2].unwrap().1.departure, Some(1_800_000));
-        assert_eq!((s.policed_pkts, s.shaped_pkts), (1, 2));
+        let want = vec![
+            out(2, Color::Green, Some(0), None),
+            out(3, Color::Green, Some(500_000), None),
+            out(4, Color::Green, None, Some("policed")),
+            out(5, Color::Green, Some(900_000), None),
+        ];
+        assert_eq!(sink.0, want);
+        assert_eq!(
+            (s.policed_pkts, s.shaped_pkts, s.delay_max_ns),
+            (1, 3, 400_000)
+        );
     }
 }

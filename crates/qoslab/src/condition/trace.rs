@@ -9,16 +9,33 @@
 //! CSV output: the input columns as they were (an input `color` column is renamed
 //! `color_in`), then `color` (the colour leaving the chain, or the colour when dropped),
 //! `departure` (seconds, 9 decimals; empty if dropped) when the chain has a shaper, and
-//! `dropped` (true/false) when it has a policer.
+//! `dropped` (true/false) when it has a policer or a shaper (buffer overflow).
 
 use std::fmt;
 use std::io::{BufRead, Write};
 
 use qoslab_algo::Color;
+use qoslab_sim::scenario::units::{parse_duration, UnitError};
 
 use super::pcap::{PcapRaw, PcapngRaw};
-use super::units::{format_secs, parse_secs};
 use super::ConditionError;
+
+/// Decimal seconds ("12", "0.5", "1.000000001") to integer ns, exactly, with the scenario
+/// quantity parser (`qoslab_sim::scenario::units`: exact decimals, no `f64`). A trace time
+/// has no unit, so the unit `s` is appended; anything finer than 1 ns, negative, empty or
+/// with an exponent is refused rather than rounded.
+pub fn parse_secs(s: &str) -> Result<u64, UnitError> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Err(UnitError::Empty);
+    }
+    parse_duration(&format!("{s}s")).map(|d| d.as_nanos())
+}
+
+/// Formats ns as seconds with exactly nine decimals ("1.000000001").
+pub fn format_secs(ns: u64) -> String {
+    format!("{}.{:09}", ns / 1_000_000_000, ns % 1_000_000_000)
+}
 
 /// Where a record came from, for error messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -375,6 +392,33 @@ mod tests {
                 assert!(e.contains(w), "{e:?} lacks {w:?} for {text:?}");
             }
         }
+    }
+
+    #[test]
+    fn seconds_are_exact() {
+        assert_eq!(parse_secs("1.000000001"), Ok(1_000_000_001));
+        assert_eq!(parse_secs("0.1"), Ok(100_000_000));
+        assert_eq!(parse_secs("12"), Ok(12_000_000_000));
+        assert_eq!(parse_secs(".5"), Ok(500_000_000));
+        assert_eq!(parse_secs("3.0000000010"), Ok(3_000_000_001));
+        assert_eq!(
+            parse_secs("1.0000000001"),
+            Err(UnitError::NotWhole {
+                base: "nanoseconds"
+            })
+        );
+        assert_eq!(parse_secs("-1"), Err(UnitError::Negative));
+        assert_eq!(parse_secs("1e-3"), Err(UnitError::BadNumber));
+        assert_eq!(parse_secs(""), Err(UnitError::Empty));
+        assert_eq!(parse_secs("."), Err(UnitError::BadNumber));
+        // A unit is not allowed: "1s" would read as "1ss".
+        assert!(matches!(
+            parse_secs("1s"),
+            Err(UnitError::UnknownUnit { .. })
+        ));
+        assert!(parse_secs("abc").is_err());
+        assert_eq!(format_secs(1_000_000_001), "1.000000001");
+        assert_eq!(format_secs(5), "0.000000005");
     }
 
     #[test]
