@@ -66,7 +66,7 @@ fn policer_drops_the_excess() {
         r#"kind = "cbr"
 rate = "2Mbps"
 size = "500B""#,
-        r#"{ kind = "token-bucket", rate = "1Mbps", burst = "3KB", action = "drop" }"#,
+        r#"{ kind = "token-bucket", cir = "1Mbps", cbs = "3KB", action = "drop" }"#,
         10,
     );
     assert!((r.flows[0].drop_rate - 0.5).abs() < 0.01, "{}", r.flows[0].drop_rate);

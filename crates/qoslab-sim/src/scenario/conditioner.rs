@@ -10,8 +10,10 @@
 //! | `trtcm` | `cir`, `cbs`, `pir`, `pbs`, `mode` ("blind") | RFC 2698 |
 //! | `tsw2cm` | `target`, `window` ("1s"), `mode` ("blind") | Clark & Fang 1998; RIO seed §2 |
 //! | `tsw3cm` | `ctr`, `ptr`, `window` ("1s"), `mode` ("blind") | RFC 2859 |
-//! | `token-bucket` | `rate`, `burst`, `action` ("drop" \| "yellow" \| "red") | policer |
-//! | `tb-shaper` | `rate`, `burst`, `buffer` | token-bucket shaper |
+//! | `token-bucket` | `cir`, `cbs`, `action` ("drop" \| "yellow" \| "red") | policer |
+//! | `tb-shaper` | `rate`, `depth`, `buffer` | token-bucket shaper |
+//!
+//! The same names as `qoslab condition` chain files, so one description serves both.
 //! | `srras`, `g-srras` | `cir`, `mir` (link rate), `line_rate` (link rate), `cir_th`, `mir_th`, `buffer`, `k` ("100ms") | RFC 2963 §2.2, §3.2 |
 //! | `trras`, `g-trras` | `cir`, `pir`, `mir` (link rate), `line_rate` (link rate), `cir_th`, `pir_th`, `mir_th`, `buffer`, `k` ("100ms") | RFC 2963 §2.4, §3.4 |
 //!
@@ -135,7 +137,7 @@ fn meter(t: &Tbl<'_>, kind: &str) -> Res<MeterSpec> {
             MeterSpec::Tsw3cm(p)
         }
         _ => {
-            t.check_keys(&["kind", "rate", "burst", "action"], "a token-bucket stage")?;
+            t.check_keys(&["kind", "cir", "cbs", "action"], "a token-bucket stage")?;
             let action = match t.get("action") {
                 Some(f) => match f.choice(&["drop", "yellow", "red"])? {
                     "yellow" => PolicerAction::Remark(Color::Yellow),
@@ -144,7 +146,7 @@ fn meter(t: &Tbl<'_>, kind: &str) -> Res<MeterSpec> {
                 },
                 None => PolicerAction::Drop,
             };
-            let p = TbPolicerParams::new(t.req("rate")?.rate()?, t.req("burst")?.size()?, action)
+            let p = TbPolicerParams::new(t.req("cir")?.rate()?, t.req("cbs")?.size()?, action)
                 .map_err(|e| rule(t, e))?;
             MeterSpec::Policer(p)
         }
@@ -153,8 +155,8 @@ fn meter(t: &Tbl<'_>, kind: &str) -> Res<MeterSpec> {
 
 fn shaper(t: &Tbl<'_>, kind: &str, link_rate: Rate) -> Res<ShaperParams> {
     if kind == "tb-shaper" {
-        t.check_keys(&["kind", "rate", "burst", "buffer"], "a tb-shaper stage")?;
-        let p = TokenBucketParams::new(t.req("rate")?.rate()?, t.req("burst")?.size()?, t.req("buffer")?.size()?)
+        t.check_keys(&["kind", "rate", "depth", "buffer"], "a tb-shaper stage")?;
+        let p = TokenBucketParams::new(t.req("rate")?.rate()?, t.req("depth")?.size()?, t.req("buffer")?.size()?)
             .map_err(|e| rule(t, e))?;
         return Ok(ShaperParams::TokenBucket(p));
     }
