@@ -48,10 +48,18 @@ pub struct PacketView {
 
 impl PacketView {
     pub const fn new(size: u32) -> Self {
-        PacketView { size, color: Color::Green, flow: 0 }
+        PacketView {
+            size,
+            color: Color::Green,
+            flow: 0,
+        }
     }
     pub const fn with_color(size: u32, color: Color) -> Self {
-        PacketView { size, color, flow: 0 }
+        PacketView {
+            size,
+            color,
+            flow: 0,
+        }
     }
 }
 
@@ -70,8 +78,12 @@ pub struct QueueView {
 }
 
 impl QueueView {
-    pub const EMPTY: QueueView =
-        QueueView { pkts: 0, bytes: 0, pkts_by_color: [0; 3], bytes_by_color: [0; 3] };
+    pub const EMPTY: QueueView = QueueView {
+        pkts: 0,
+        bytes: 0,
+        pkts_by_color: [0; 3],
+        bytes_by_color: [0; 3],
+    };
 
     /// Adds a packet (used by queues that keep their own view).
     pub fn push(&mut self, size: u32, color: Color) {

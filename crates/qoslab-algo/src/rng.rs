@@ -128,7 +128,10 @@ pub struct ScriptedUniform {
 impl ScriptedUniform {
     pub fn new(values: &[f64]) -> Self {
         assert!(!values.is_empty());
-        ScriptedUniform { values: values.to_vec(), next: 0 }
+        ScriptedUniform {
+            values: values.to_vec(),
+            next: 0,
+        }
     }
 }
 

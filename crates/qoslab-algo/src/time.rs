@@ -141,7 +141,12 @@ impl fmt::Debug for Time {
         if self.is_never() {
             write!(f, "Time(never)")
         } else {
-            write!(f, "Time({}.{:09}s)", self.0 / 1_000_000_000, self.0 % 1_000_000_000)
+            write!(
+                f,
+                "Time({}.{:09}s)",
+                self.0 / 1_000_000_000,
+                self.0 % 1_000_000_000
+            )
         }
     }
 }
@@ -152,7 +157,12 @@ impl fmt::Display for Time {
 }
 impl fmt::Debug for Duration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{:09}s", self.0 / 1_000_000_000, self.0 % 1_000_000_000)
+        write!(
+            f,
+            "{}.{:09}s",
+            self.0 / 1_000_000_000,
+            self.0 % 1_000_000_000
+        )
     }
 }
 impl fmt::Display for Duration {
@@ -169,7 +179,10 @@ mod tests {
     fn arithmetic_saturates() {
         assert_eq!(Time::NEVER + Duration::from_secs(1), Time::NEVER);
         assert_eq!(Time::from_secs(1) - Time::from_secs(2), Duration::ZERO);
-        assert_eq!(Time::from_millis(5) + Duration::from_micros(3), Time(5_003_000));
+        assert_eq!(
+            Time::from_millis(5) + Duration::from_micros(3),
+            Time(5_003_000)
+        );
     }
 
     #[test]

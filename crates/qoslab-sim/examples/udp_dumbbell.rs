@@ -7,9 +7,14 @@ use common::*;
 use qoslab_algo::Rate;
 
 fn main() {
-    let secs: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let secs: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
     // 17,500 pkt/s × 500 B × 8 = 70 Mb/s in total, 3.5 Mb/s per source.
-    let s = dumbbell(20, droptail(300), secs, |i, s, d| poisson_flow(i, s, d, Rate(3_500_000)));
+    let s = dumbbell(20, droptail(300), secs, |i, s, d| {
+        poisson_flow(i, s, d, Rate(3_500_000))
+    });
     let sim = qoslab_sim::Simulator::new(s, 1).unwrap();
     let t0 = std::time::Instant::now();
     let r = sim.run().unwrap();

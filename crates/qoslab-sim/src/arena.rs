@@ -85,6 +85,10 @@ impl Arena {
 
     /// Live packets (for the end-of-run conservation check).
     pub fn live_packets(&self) -> impl Iterator<Item = &Packet> {
-        self.slots.iter().zip(&self.live).filter(|(_, &l)| l).map(|(p, _)| p)
+        self.slots
+            .iter()
+            .zip(&self.live)
+            .filter(|(_, &l)| l)
+            .map(|(p, _)| p)
     }
 }

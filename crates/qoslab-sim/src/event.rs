@@ -42,7 +42,11 @@ pub struct EventQueue {
 
 impl EventQueue {
     pub fn with_capacity(n: usize) -> Self {
-        EventQueue { heap: Vec::with_capacity(n), seq: 0, scheduled: 0 }
+        EventQueue {
+            heap: Vec::with_capacity(n),
+            seq: 0,
+            scheduled: 0,
+        }
     }
 
     #[inline]
@@ -96,7 +100,11 @@ impl EventQueue {
                     break;
                 }
                 let r = l + 1;
-                let c = if r < n && self.heap[r].key < self.heap[l].key { r } else { l };
+                let c = if r < n && self.heap[r].key < self.heap[l].key {
+                    r
+                } else {
+                    l
+                };
                 if self.heap[c].key >= moving.key {
                     break;
                 }

@@ -76,7 +76,15 @@ pub fn queues_csv(r: &RunResult) -> String {
 pub fn queue_series_csv(sim_samples: &[crate::sim::QueueSample], links: &[String]) -> String {
     let mut s = String::from("time_s,link,pkts,bytes,avg\n");
     for q in sim_samples {
-        let _ = writeln!(s, "{:.6},{},{},{},{:.4}", q.t_ns as f64 * 1e-9, links[q.link as usize], q.pkts, q.bytes, q.avg);
+        let _ = writeln!(
+            s,
+            "{:.6},{},{},{},{:.4}",
+            q.t_ns as f64 * 1e-9,
+            links[q.link as usize],
+            q.pkts,
+            q.bytes,
+            q.avg
+        );
     }
     s
 }
@@ -102,7 +110,10 @@ pub fn run_and_render(sim: Simulator) -> Result<(RunResult, RunFiles), String> {
         ("queues.csv".to_string(), queues_csv(&r)),
     ];
     if !samples.is_empty() {
-        files.push(("queue_series.csv".to_string(), queue_series_csv(&samples, &links)));
+        files.push((
+            "queue_series.csv".to_string(),
+            queue_series_csv(&samples, &links),
+        ));
     }
     if !flow_samples.is_empty() {
         let mut s = String::from("time_s,flow,goodput_bytes\n");

@@ -99,7 +99,11 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
                 dst: names(f.dst),
                 goodput_bps: m.goodput_bytes as f64 * 8.0 / window,
                 send_rate_bps: m.data_bytes as f64 * 8.0 / window,
-                drop_rate: if m.data_pkts == 0 { 0.0 } else { m.data_dropped as f64 / m.data_pkts as f64 },
+                drop_rate: if m.data_pkts == 0 {
+                    0.0
+                } else {
+                    m.data_dropped as f64 / m.data_pkts as f64
+                },
                 measured: m,
                 total: f.counters,
             }
@@ -109,7 +113,12 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
         .links
         .iter()
         .zip(at_warmup)
-        .filter(|(l, _)| l.monitored && (sc.output.monitor.len() > 0 || l.counters.total_drops() > 0 || l.qlen.n > 0 && l.qlen.sum > 0))
+        .filter(|(l, _)| {
+            l.monitored
+                && (!sc.output.monitor.is_empty()
+                    || l.counters.total_drops() > 0
+                    || l.qlen.n > 0 && l.qlen.sum > 0)
+        })
         .map(|(l, w)| {
             let m = l.counters.since(w);
             QueueResult {
@@ -134,7 +143,9 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
                 stages: c.kinds.clone(),
                 counters: c.counters,
                 held: c.shaper.as_ref().map_or(0, |s| s.len() as u64),
-                shaper_mean_delay_s: st.and_then(|s| s.mean_delay()).map_or(0.0, |d| d.as_secs_f64()),
+                shaper_mean_delay_s: st
+                    .and_then(|s| s.mean_delay())
+                    .map_or(0.0, |d| d.as_secs_f64()),
                 shaper_max_delay_s: st.map_or(0.0, |s| s.delay_max.as_secs_f64()),
             })
         })
@@ -147,10 +158,20 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
         warmup_s: sc.warmup.as_secs_f64(),
         measured_s: window,
         events: sim.events_processed(),
-        aggregate: Aggregate { goodput_bps: goodputs.iter().sum(), jain_index: jain_index(&goodputs) },
+        aggregate: Aggregate {
+            goodput_bps: goodputs.iter().sum(),
+            jain_index: jain_index(&goodputs),
+        },
         flows,
         queues,
         conditioners,
-        webs: sim.webs.iter().map(|w| WebResult { name: w.name.clone(), stats: *w.model.stats() }).collect(),
+        webs: sim
+            .webs
+            .iter()
+            .map(|w| WebResult {
+                name: w.name.clone(),
+                stats: *w.model.stats(),
+            })
+            .collect(),
     }
 }

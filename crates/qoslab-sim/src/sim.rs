@@ -8,26 +8,30 @@
 //! link has a backlog (see [`crate::net::link`]). Agents (sources, transports) expose a
 //! deadline; the engine arms one `Agent` event for the earliest and re-arms lazily.
 
+use qoslab_algo::meter::MeterVerdict;
 use qoslab_algo::queue::adaptive_red::{AdaptiveRed, AdaptiveRedConfig, AdaptiveRedParams};
 use qoslab_algo::queue::red::{self, Ecn, Red, RedConfig, RedParams};
 use qoslab_algo::queue::rio::{Coupling, Rio, RioConfig, RioLevel, RioParams};
-use qoslab_algo::meter::MeterVerdict;
 use qoslab_algo::queue::{Aqm, QueueLimit};
-use qoslab_algo::{Color, ConfigError, DropReason, Duration, PacketView, QueueView, Rate, Rng, Time, Verdict};
+use qoslab_algo::{
+    Color, ConfigError, DropReason, Duration, PacketView, QueueView, Rate, Rng, Time, Verdict,
+};
 
 use crate::arena::{Arena, Packet, PktId};
 use crate::event::{Event, EventQueue};
 use crate::net::link::{Conditioner, Link, MeterOracle};
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::result::{self, RunResult};
-use crate::scenario::spec::{FlowKind, Limit, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, Scenario};
+use crate::scenario::spec::{
+    FlowKind, Limit, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, Scenario,
+};
+use crate::scenario::spec::{TcpSpec, TcpVariant, TfrcSpec};
 use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats};
 use crate::traffic::udp::UdpSource;
 use crate::traffic::web::{Request as WebRequest, WebTraffic};
-use crate::scenario::spec::{TcpSpec, TcpVariant, TfrcSpec};
-use qoslab_algo::tfrc;
 use crate::transport::tcp::{App, TcpConfig, TcpParams, TcpReceiver, TcpSender, Variant};
 use crate::transport::WireHeader;
+use qoslab_algo::tfrc;
 
 /// Something attached to a node that sends or receives packets.
 pub enum AgentKind {
@@ -35,13 +39,31 @@ pub enum AgentKind {
     /// Receives packets; the engine counts them.
     Sink,
     /// A TCP sender; `start`: when its application starts, `stop`: when it stops sending.
-    TcpSender { tcp: Box<TcpSender>, wire: TcpWire, start: Time, stop: Time, started: bool },
+    TcpSender {
+        tcp: Box<TcpSender>,
+        wire: TcpWire,
+        start: Time,
+        stop: Time,
+        started: bool,
+    },
     /// A TCP receiver.
-    TcpReceiver { tcp: Box<TcpReceiver>, ack_size: u32 },
+    TcpReceiver {
+        tcp: Box<TcpReceiver>,
+        ack_size: u32,
+    },
     /// A TFRC sender (created when its application starts).
-    TfrcSender { tfrc: Box<tfrc::Sender>, header: u32, start: Time, stop: Time, started: bool },
+    TfrcSender {
+        tfrc: Box<tfrc::Sender>,
+        header: u32,
+        start: Time,
+        stop: Time,
+        started: bool,
+    },
     /// A TFRC receiver.
-    TfrcReceiver { tfrc: Box<tfrc::Receiver>, feedback_size: u32 },
+    TfrcReceiver {
+        tfrc: Box<tfrc::Receiver>,
+        feedback_size: u32,
+    },
     /// A free slot (a finished web transfer's).
     Free,
 }
@@ -49,14 +71,30 @@ pub enum AgentKind {
 /// Builds the TFRC sender and receiver of a flow starting at `start`.
 pub fn tfrc_pair(t: &TfrcSpec, start: Time) -> Result<(tfrc::Sender, tfrc::Receiver), ConfigError> {
     let (variant, rparams) = if t.small_packet {
-        let rule = if t.gradual { tfrc::ShortIntervalRule::Gradual } else { tfrc::ShortIntervalRule::Step };
+        let rule = if t.gradual {
+            tfrc::ShortIntervalRule::Gradual
+        } else {
+            tfrc::ShortIntervalRule::Step
+        };
         let base = tfrc::SmallPacketParams::rfc4828();
-        let sp = tfrc::SmallPacketParams::new(base.nominal_segment(), base.header(), base.min_interval(), rule)?;
-        (tfrc::Variant::SmallPacket(sp), tfrc::ReceiverParams::small_packet(&sp))
+        let sp = tfrc::SmallPacketParams::new(
+            base.nominal_segment(),
+            base.header(),
+            base.min_interval(),
+            rule,
+        )?;
+        (
+            tfrc::Variant::SmallPacket(sp),
+            tfrc::ReceiverParams::small_packet(&sp),
+        )
     } else {
         (tfrc::Variant::Standard, tfrc::ReceiverParams::standard())
     };
-    let init = if t.rfc3448_initial_rate { tfrc::InitialRate::Rfc3448 } else { tfrc::InitialRate::Rfc5348 };
+    let init = if t.rfc3448_initial_rate {
+        tfrc::InitialRate::Rfc3448
+    } else {
+        tfrc::InitialRate::Rfc5348
+    };
     let sp = tfrc::SenderParams::new(t.size, t.app_rate, variant, init)?;
     Ok((tfrc::Sender::new(sp, start), tfrc::Receiver::new(rparams)))
 }
@@ -198,23 +236,46 @@ pub fn build_aqm(spec: &QueueSpec, rate: Rate) -> Result<(Aqm, QueueLimit), Conf
                 byte_mode: r.byte_mode,
                 mean_pkt_size: r.mean_pkt_size,
                 ecn: if r.ecn { Ecn::MarkEarly } else { Ecn::Off },
-                ..RedConfig::new(r.min_th, r.max_th, r.max_p, r.w_q, rate.tx_time(r.mean_pkt_size as u64))
+                ..RedConfig::new(
+                    r.min_th,
+                    r.max_th,
+                    r.max_p,
+                    r.w_q,
+                    rate.tx_time(r.mean_pkt_size as u64),
+                )
             };
             let params = RedParams::new(cfg)?;
             if r.adaptive {
-                Aqm::AdaptiveRed(AdaptiveRed::new(AdaptiveRedParams::new(params, AdaptiveRedConfig::default())?))
+                Aqm::AdaptiveRed(AdaptiveRed::new(AdaptiveRedParams::new(
+                    params,
+                    AdaptiveRedConfig::default(),
+                )?))
             } else {
                 Aqm::Red(Red::new(params))
             }
         }
-        QueueSpec::Rio { precedences, coupling, gentle, queue_unit, mean_pkt_size, .. } => {
-            let lvl = |p: &RioPrecedenceSpec| RioLevel { gentle: *gentle, ..RioLevel::new(p.min_th, p.max_th, p.max_p, p.w_q) };
+        QueueSpec::Rio {
+            precedences,
+            coupling,
+            gentle,
+            queue_unit,
+            mean_pkt_size,
+            ..
+        } => {
+            let lvl = |p: &RioPrecedenceSpec| RioLevel {
+                gentle: *gentle,
+                ..RioLevel::new(p.min_th, p.max_th, p.max_p, p.w_q)
+            };
             let idle = rate.tx_time(*mean_pkt_size as u64);
             let mut cfg = match precedences.as_slice() {
                 [a, b] => RioConfig::two(lvl(a), lvl(b), idle),
                 [a, b, c] => RioConfig::three(lvl(a), lvl(b), lvl(c), idle),
                 _ => {
-                    return Err(ConfigError::out_of_range("precedences", precedences.len(), "2 (In/Out) or 3 (green/yellow/red)"))
+                    return Err(ConfigError::out_of_range(
+                        "precedences",
+                        precedences.len(),
+                        "2 (In/Out) or 3 (green/yellow/red)",
+                    ))
                 }
             };
             cfg.coupling = match coupling {
@@ -238,7 +299,8 @@ impl Simulator {
         let routes = Routes::compute(n, &pairs);
         let mut links = Vec::with_capacity(scenario.links.len());
         for l in &scenario.links {
-            let (aqm, limit) = build_aqm(&l.queue, l.rate).map_err(|e| format!("link `{}` queue: {e}", l.name))?;
+            let (aqm, limit) =
+                build_aqm(&l.queue, l.rate).map_err(|e| format!("link `{}` queue: {e}", l.name))?;
             links.push(Link {
                 name: l.name.clone(),
                 from: l.from as u32,
@@ -257,10 +319,12 @@ impl Simulator {
                 counters: QueueCounters::default(),
                 qlen: QueueLengthStats::default(),
                 monitored: scenario.output.monitor.is_empty(),
-                cond: l
-                    .conditioner
-                    .as_ref()
-                    .map(|c| Box::new(Conditioner::new(c, Rng::stream(seed, &format!("conditioner/{}", l.name))))),
+                cond: l.conditioner.as_ref().map(|c| {
+                    Box::new(Conditioner::new(
+                        c,
+                        Rng::stream(seed, &format!("conditioner/{}", l.name)),
+                    ))
+                }),
             });
         }
         for &m in &scenario.output.monitor {
@@ -293,22 +357,36 @@ impl Simulator {
         for (fi, f) in flows.iter().enumerate() {
             let (src, dst) = (f.src as u32, f.dst as u32);
             if sim.routes.next(src, dst) == NO_ROUTE {
-                return Err(format!("flow `{}`: no route from its source to its destination", f.name));
+                return Err(format!(
+                    "flow `{}`: no route from its source to its destination",
+                    f.name
+                ));
             }
             let mut rng = Rng::stream(seed, &format!("flow/{}", f.name));
-            let jitter = if f.start_jitter.0 > 0 { rng.below(f.start_jitter.0) } else { 0 };
+            let jitter = if f.start_jitter.0 > 0 {
+                rng.below(f.start_jitter.0)
+            } else {
+                0
+            };
             let start = Time::ZERO + f.start + Duration(jitter);
             let stop = f.stop.map(|s| Time::ZERO + s).unwrap_or(Time::NEVER);
             let src_agent = sim.agents.len() as u32;
             let dst_agent = src_agent + 1;
             let (kind, label) = match &f.kind {
-                FlowKind::Cbr { rate, size } => (AgentKind::Udp(UdpSource::cbr(*rate, *size, start, stop, rng)), "cbr"),
-                FlowKind::Poisson { rate, size } => {
-                    (AgentKind::Udp(UdpSource::poisson(*rate, *size, start, stop, rng)), "poisson")
-                }
+                FlowKind::Cbr { rate, size } => (
+                    AgentKind::Udp(UdpSource::cbr(*rate, *size, start, stop, rng)),
+                    "cbr",
+                ),
+                FlowKind::Poisson { rate, size } => (
+                    AgentKind::Udp(UdpSource::poisson(*rate, *size, start, stop, rng)),
+                    "poisson",
+                ),
                 FlowKind::Tcp(t) => {
                     if sim.routes.next(dst, src) == NO_ROUTE {
-                        return Err(format!("flow `{}`: no route for ACKs from its destination back to its source", f.name));
+                        return Err(format!(
+                            "flow `{}`: no route for ACKs from its destination back to its source",
+                            f.name
+                        ));
                     }
                     let cfg = tcp_config(t).map_err(|e| format!("flow `{}`: {e}", f.name))?;
                     let app = t.bytes.map(App::Bytes).unwrap_or(App::Bulk);
@@ -325,19 +403,36 @@ impl Simulator {
                     if sim.routes.next(dst, src) == NO_ROUTE {
                         return Err(format!("flow `{}`: no route for feedback from its destination back to its source", f.name));
                     }
-                    let (snd, _) = tfrc_pair(t, start).map_err(|e| format!("flow `{}`: {e}", f.name))?;
+                    let (snd, _) =
+                        tfrc_pair(t, start).map_err(|e| format!("flow `{}`: {e}", f.name))?;
                     let label = if t.small_packet { "tfrc-sp" } else { "tfrc" };
-                    (AgentKind::TfrcSender { tfrc: Box::new(snd), header: t.header, start, stop, started: false }, label)
+                    (
+                        AgentKind::TfrcSender {
+                            tfrc: Box::new(snd),
+                            header: t.header,
+                            start,
+                            stop,
+                            started: false,
+                        },
+                        label,
+                    )
                 }
             };
             let sink = match &f.kind {
                 FlowKind::Tcp(t) => {
                     let cfg = tcp_config(t).map_err(|e| format!("flow `{}`: {e}", f.name))?;
-                    AgentKind::TcpReceiver { tcp: Box::new(TcpReceiver::new(&cfg)), ack_size: t.ack_size }
+                    AgentKind::TcpReceiver {
+                        tcp: Box::new(TcpReceiver::new(&cfg)),
+                        ack_size: t.ack_size,
+                    }
                 }
                 FlowKind::Tfrc(t) => {
-                    let (_, rcv) = tfrc_pair(t, start).map_err(|e| format!("flow `{}`: {e}", f.name))?;
-                    AgentKind::TfrcReceiver { tfrc: Box::new(rcv), feedback_size: t.feedback_size }
+                    let (_, rcv) =
+                        tfrc_pair(t, start).map_err(|e| format!("flow `{}`: {e}", f.name))?;
+                    AgentKind::TfrcReceiver {
+                        tfrc: Box::new(rcv),
+                        feedback_size: t.feedback_size,
+                    }
                 }
                 _ => AgentKind::Sink,
             };
@@ -428,7 +523,13 @@ impl Simulator {
         let d = match &agent.kind {
             AgentKind::Udp(s) => s.deadline(),
             AgentKind::Sink => None,
-            AgentKind::TcpSender { tcp, start, stop, started, .. } => {
+            AgentKind::TcpSender {
+                tcp,
+                start,
+                stop,
+                started,
+                ..
+            } => {
                 if !*started {
                     Some(*start)
                 } else if self.now >= *stop {
@@ -438,7 +539,13 @@ impl Simulator {
                 }
             }
             AgentKind::TcpReceiver { tcp, .. } => tcp.poll_timeout(),
-            AgentKind::TfrcSender { tfrc, start, stop, started, .. } => {
+            AgentKind::TfrcSender {
+                tfrc,
+                start,
+                stop,
+                started,
+                ..
+            } => {
                 if !*started {
                     Some(*start)
                 } else if self.now >= *stop {
@@ -498,7 +605,13 @@ impl Simulator {
         if agent.armed == now {
             agent.armed = Time::NEVER;
         }
-        let (node, flow, peer_node, peer_agent, gen) = (agent.node, agent.flow, agent.peer_node, agent.peer_agent, agent.gen);
+        let (node, flow, peer_node, peer_agent, gen) = (
+            agent.node,
+            agent.flow,
+            agent.peer_node,
+            agent.peer_agent,
+            agent.gen,
+        );
         let mk = |size: u32, hdr: WireHeader| Packet {
             flow,
             size,
@@ -513,36 +626,56 @@ impl Simulator {
         match &mut agent.kind {
             AgentKind::Udp(src) => {
                 while let Some(seq) = src.poll(now) {
-                    self.outbox.push((node, mk(src.size, WireHeader::Udp { seq })));
+                    self.outbox
+                        .push((node, mk(src.size, WireHeader::Udp { seq })));
                 }
             }
             AgentKind::Sink | AgentKind::Free => {}
-            AgentKind::TcpSender { tcp, wire, start, stop, started } => {
+            AgentKind::TcpSender {
+                tcp,
+                wire,
+                start,
+                stop,
+                started,
+            } => {
                 if now >= *start && now < *stop {
                     *started = true;
                     tcp.on_timeout(now);
                     while let Some(seg) = tcp.poll_transmit(now) {
-                        self.outbox.push((node, mk(seg.len + wire.header, WireHeader::TcpData(seg))));
+                        self.outbox
+                            .push((node, mk(seg.len + wire.header, WireHeader::TcpData(seg))));
                     }
                 }
             }
             AgentKind::TcpReceiver { tcp, ack_size } => {
                 if let Some(ack) = tcp.on_timeout(now) {
-                    self.outbox.push((node, mk(*ack_size, WireHeader::TcpAck(ack))));
+                    self.outbox
+                        .push((node, mk(*ack_size, WireHeader::TcpAck(ack))));
                 }
             }
-            AgentKind::TfrcSender { tfrc, header, start, stop, started } => {
+            AgentKind::TfrcSender {
+                tfrc,
+                header,
+                start,
+                stop,
+                started,
+            } => {
                 if now >= *start && now < *stop {
                     *started = true;
                     tfrc.on_timeout(now);
                     while let Some(dp) = tfrc.poll_transmit(now) {
-                        self.outbox.push((node, mk(dp.size + *header, WireHeader::TfrcData(dp))));
+                        self.outbox
+                            .push((node, mk(dp.size + *header, WireHeader::TfrcData(dp))));
                     }
                 }
             }
-            AgentKind::TfrcReceiver { tfrc, feedback_size } => {
+            AgentKind::TfrcReceiver {
+                tfrc,
+                feedback_size,
+            } => {
                 if let Some(fb) = tfrc.on_timeout(now) {
-                    self.outbox.push((node, mk(*feedback_size, WireHeader::TfrcFeedback(fb))));
+                    self.outbox
+                        .push((node, mk(*feedback_size, WireHeader::TfrcFeedback(fb))));
                 }
             }
         }
@@ -559,7 +692,13 @@ impl Simulator {
         if agent.gen != p.dst_gen {
             return; // for a finished transfer whose slot has been reused
         }
-        let (node, flow, peer_node, peer_agent, gen) = (agent.node, agent.flow, agent.peer_node, agent.peer_agent, agent.gen);
+        let (node, flow, peer_node, peer_agent, gen) = (
+            agent.node,
+            agent.flow,
+            agent.peer_node,
+            agent.peer_agent,
+            agent.gen,
+        );
         let mut finished = false;
         match (&mut agent.kind, &p.hdr) {
             (AgentKind::TcpReceiver { tcp, ack_size }, WireHeader::TcpData(seg)) => {
@@ -582,7 +721,16 @@ impl Simulator {
                     self.outbox.push((node, ap));
                 }
             }
-            (AgentKind::TcpSender { tcp, wire, start, stop, .. }, WireHeader::TcpAck(ack)) => {
+            (
+                AgentKind::TcpSender {
+                    tcp,
+                    wire,
+                    start,
+                    stop,
+                    ..
+                },
+                WireHeader::TcpAck(ack),
+            ) => {
                 tcp.on_ack(now, ack);
                 if now >= *start && now < *stop {
                     while let Some(seg) = tcp.poll_transmit(now) {
@@ -602,7 +750,13 @@ impl Simulator {
                 }
                 finished = agent.web.is_some() && tcp.is_complete();
             }
-            (AgentKind::TfrcReceiver { tfrc, feedback_size }, WireHeader::TfrcData(dp)) => {
+            (
+                AgentKind::TfrcReceiver {
+                    tfrc,
+                    feedback_size,
+                },
+                WireHeader::TfrcData(dp),
+            ) => {
                 self.flows[flow as usize].counters.goodput_bytes += dp.size as u64;
                 if let Some(fb) = tfrc.on_packet(now, dp) {
                     let fp = Packet {
@@ -661,11 +815,19 @@ impl Simulator {
     fn start_transfer(&mut self, w: u32, req: WebRequest) {
         let now = self.now;
         let pool = &self.webs[w as usize];
-        let (server, client) = (pool.servers[req.server as usize], pool.clients[req.client as usize]);
+        let (server, client) = (
+            pool.servers[req.server as usize],
+            pool.clients[req.client as usize],
+        );
         let sender = TcpSender::new(&pool.cfg, App::Bytes(req.bytes.max(1)));
         let receiver = TcpReceiver::new(&pool.cfg);
         let (flow, header, ack_size) = (pool.flow, pool.header, pool.ack_size);
-        let tag = WebTag { pool: w, session: req.session, page: req.page, object: req.object };
+        let tag = WebTag {
+            pool: w,
+            session: req.session,
+            page: req.page,
+            object: req.object,
+        };
         let s = match self.free_pairs.pop() {
             Some(s) => s,
             None => {
@@ -704,14 +866,19 @@ impl Simulator {
         rcv.peer_node = server;
         rcv.peer_agent = s;
         rcv.web = Some(tag);
-        rcv.kind = AgentKind::TcpReceiver { tcp: Box::new(receiver), ack_size };
+        rcv.kind = AgentKind::TcpReceiver {
+            tcp: Box::new(receiver),
+            ack_size,
+        };
         self.arm(s);
     }
 
     /// A web transfer is fully acknowledged: tell the model, free both slots.
     fn finish_transfer(&mut self, s: u32) {
         let now = self.now;
-        let Some(tag) = self.agents[s as usize].web else { return };
+        let Some(tag) = self.agents[s as usize].web else {
+            return;
+        };
         if let AgentKind::TcpSender { tcp, .. } = &self.agents[s as usize].kind {
             let f = &mut self.flows[self.agents[s as usize].flow as usize];
             f.closed_timeouts += tcp.stats().timeouts;
@@ -726,7 +893,8 @@ impl Simulator {
         }
         self.free_pairs.push(s);
         let pool = &mut self.webs[tag.pool as usize];
-        pool.model.on_transfer_complete(now, tag.session, tag.page, tag.object);
+        pool.model
+            .on_transfer_complete(now, tag.session, tag.page, tag.object);
         self.arm_web(tag.pool);
     }
 
@@ -783,8 +951,15 @@ impl Simulator {
     fn condition(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get(id);
-        let view = PacketView { size: p.size, color: p.color, flow: p.flow };
-        let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+        let view = PacketView {
+            size: p.size,
+            color: p.color,
+            flow: p.flow,
+        };
+        let c = self.links[li as usize]
+            .cond
+            .as_mut()
+            .expect("has a conditioner");
         c.counters.arrivals += 1;
         let Some(sh) = c.shaper.as_mut() else {
             c.counters.released += 1;
@@ -802,7 +977,10 @@ impl Simulator {
     /// Schedules the conditioner's `Shaper` event if its release is earlier than the armed one.
     fn arm_shaper(&mut self, li: u32) {
         let now = self.now;
-        let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+        let c = self.links[li as usize]
+            .cond
+            .as_mut()
+            .expect("has a conditioner");
         if let Some(t) = c.next_release() {
             let at = t.max(now);
             if at < c.armed {
@@ -815,13 +993,23 @@ impl Simulator {
     fn on_shaper(&mut self, li: u32) {
         let now = self.now;
         loop {
-            let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+            let c = self.links[li as usize]
+                .cond
+                .as_mut()
+                .expect("has a conditioner");
             if c.armed <= now {
                 c.armed = Time::NEVER;
             }
-            let Conditioner { shaper, meters, counters, .. } = &mut **c;
+            let Conditioner {
+                shaper,
+                meters,
+                counters,
+                ..
+            } = &mut **c;
             let Some(sh) = shaper.as_mut() else { return };
-            let Some((id, _)) = sh.release(now, &MeterOracle(meters.first())) else { break };
+            let Some((id, _)) = sh.release(now, &MeterOracle(meters.first())) else {
+                break;
+            };
             counters.released += 1;
             self.mark_and_enqueue(li, id as PktId);
         }
@@ -833,8 +1021,15 @@ impl Simulator {
     fn mark_and_enqueue(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get_mut(id);
-        let mut view = PacketView { size: p.size, color: p.color, flow: p.flow };
-        let c = self.links[li as usize].cond.as_mut().expect("has a conditioner");
+        let mut view = PacketView {
+            size: p.size,
+            color: p.color,
+            flow: p.flow,
+        };
+        let c = self.links[li as usize]
+            .cond
+            .as_mut()
+            .expect("has a conditioner");
         for m in &mut c.meters {
             match m.mark(now, &view, &mut c.rng) {
                 MeterVerdict::Pass(color) => view.color = color,
@@ -907,7 +1102,11 @@ impl Simulator {
     fn enqueue(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get(id);
-        let view = PacketView { size: p.size, color: p.color, flow: p.flow };
+        let view = PacketView {
+            size: p.size,
+            color: p.color,
+            flow: p.flow,
+        };
         let l = &mut self.links[li as usize];
         l.counters.arrivals += 1;
         l.counters.arrival_bytes += view.size as u64;
@@ -1007,7 +1206,8 @@ impl Simulator {
             }
         }
         for (i, f) in self.flows.iter().enumerate() {
-            self.flow_samples.push((t.0, i as u32, f.counters.goodput_bytes));
+            self.flow_samples
+                .push((t.0, i as u32, f.counters.goodput_bytes));
         }
         if let Some(iv) = self.sample_interval {
             let next = t + iv;
@@ -1092,11 +1292,19 @@ impl Simulator {
                 }
             }
             if l.fifo.len() as u32 != l.view.pkts {
-                errors.push(format!("queue `{}`: FIFO holds {} but its view says {}", l.name, l.fifo.len(), l.view.pkts));
+                errors.push(format!(
+                    "queue `{}`: FIFO holds {} but its view says {}",
+                    l.name,
+                    l.fifo.len(),
+                    l.view.pkts
+                ));
             }
         }
         if !errors.is_empty() {
-            return Err(format!("conservation check failed:\n  {}", errors.join("\n  ")));
+            return Err(format!(
+                "conservation check failed:\n  {}",
+                errors.join("\n  ")
+            ));
         }
         Ok(result::assemble(&self, &self.links_at_warmup, end))
     }

@@ -135,11 +135,19 @@ impl QueueLengthStats {
             samples: self.n,
             mean: if self.n == 0 { 0.0 } else { mean },
             std: libm::sqrt(var),
-            p_empty: if self.n == 0 { 0.0 } else { self.hist.first().copied().unwrap_or(0) as f64 / n },
+            p_empty: if self.n == 0 {
+                0.0
+            } else {
+                self.hist.first().copied().unwrap_or(0) as f64 / n
+            },
             p90: pct(0.9),
             p99: pct(0.99),
             max: self.hist.len().saturating_sub(1) as u32,
-            time_mean: if self.area_ns == 0 { 0.0 } else { self.area as f64 / self.area_ns as f64 },
+            time_mean: if self.area_ns == 0 {
+                0.0
+            } else {
+                self.area as f64 / self.area_ns as f64
+            },
         }
     }
 }

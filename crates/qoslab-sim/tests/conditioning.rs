@@ -69,9 +69,16 @@ size = "500B""#,
         r#"{ kind = "token-bucket", cir = "1Mbps", cbs = "3KB", action = "drop" }"#,
         10,
     );
-    assert!((r.flows[0].drop_rate - 0.5).abs() < 0.01, "{}", r.flows[0].drop_rate);
+    assert!(
+        (r.flows[0].drop_rate - 0.5).abs() < 0.01,
+        "{}",
+        r.flows[0].drop_rate
+    );
     assert!((r.flows[0].goodput_bps - 1e6).abs() < 2e4);
-    assert_eq!(r.conditioners[0].counters.policed, r.flows[0].total.dropped_pkts);
+    assert_eq!(
+        r.conditioners[0].counters.policed,
+        r.flows[0].total.dropped_pkts
+    );
 }
 
 #[test]
@@ -92,7 +99,11 @@ size = "1000B""#;
         20,
     );
     let not_green = |r: &RunResult| 1.0 - shares(r)[0];
-    assert!(not_green(&plain) > 0.02, "the trTCM alone must mark some bursts: {:?}", shares(&plain));
+    assert!(
+        not_green(&plain) > 0.02,
+        "the trTCM alone must mark some bursts: {:?}",
+        shares(&plain)
+    );
     assert!(
         not_green(&shaped) < 0.5 * not_green(&plain),
         "shaped {:?} vs plain {:?}",
@@ -100,7 +111,10 @@ size = "1000B""#;
         shares(&plain)
     );
     let c = &shaped.conditioners[0];
-    assert!(c.shaper_mean_delay_s > 0.0 && c.shaper_max_delay_s < 0.2, "{c:?}");
+    assert!(
+        c.shaper_mean_delay_s > 0.0 && c.shaper_max_delay_s < 0.2,
+        "{c:?}"
+    );
     // nothing is lost: the shaper buffer is large enough
     assert_eq!(shaped.flows[0].total.dropped_pkts, 0);
 }

@@ -13,7 +13,9 @@ fn run(s: qoslab_sim::scenario::spec::Scenario, seed: u64) -> qoslab_sim::RunRes
 
 fn overload(n: usize) -> qoslab_sim::scenario::spec::Scenario {
     // 20 × 4 Mb/s Poisson = 80 Mb/s into a 70 Mb/s bottleneck with 300 packets of drop-tail.
-    dumbbell(n, droptail(300), 4, |i, s, d| poisson_flow(i, s, d, Rate::from_mbps(80 / n as u64)))
+    dumbbell(n, droptail(300), 4, |i, s, d| {
+        poisson_flow(i, s, d, Rate::from_mbps(80 / n as u64))
+    })
 }
 
 #[test]
@@ -36,7 +38,11 @@ fn another_seed_is_statistically_similar() {
 fn adding_a_flow_leaves_other_streams_unchanged() {
     // Lightly loaded network (no queueing interaction at the bottleneck beyond FIFO delay):
     // the packets flow u1 sends depend only on its own stream.
-    let light = |n| dumbbell(n, droptail(300), 2, |i, s, d| poisson_flow(i, s, d, Rate::from_mbps(1)));
+    let light = |n| {
+        dumbbell(n, droptail(300), 2, |i, s, d| {
+            poisson_flow(i, s, d, Rate::from_mbps(1))
+        })
+    };
     let a = run(light(2), 5);
     let b = run(light(3), 5);
     assert_eq!(a.flows[0].total.sent_pkts, b.flows[0].total.sent_pkts);
@@ -46,7 +52,11 @@ fn adding_a_flow_leaves_other_streams_unchanged() {
 #[test]
 fn overload_saturates_bottleneck_and_drops_overflow() {
     let r = run(overload(20), 1);
-    let q = r.queues.iter().find(|q| q.link == "G1->G2").expect("bottleneck reported");
+    let q = r
+        .queues
+        .iter()
+        .find(|q| q.link == "G1->G2")
+        .expect("bottleneck reported");
     assert!(q.utilisation > 0.99, "utilisation {}", q.utilisation);
     assert!(q.measured.drops_for(DropReason::Overflow) > 0);
     // offered 80, capacity 70: about 1/8 of packets dropped
@@ -56,13 +66,19 @@ fn overload_saturates_bottleneck_and_drops_overflow() {
     assert!((frac - 0.125).abs() < 0.02, "drop fraction {frac}");
     // the queue sits near its limit
     assert!(q.length.mean > 250.0, "{:?}", q.length);
-    assert!(r.aggregate.goodput_bps > 69.0e6 && r.aggregate.goodput_bps < 70.1e6, "{}", r.aggregate.goodput_bps);
+    assert!(
+        r.aggregate.goodput_bps > 69.0e6 && r.aggregate.goodput_bps < 70.1e6,
+        "{}",
+        r.aggregate.goodput_bps
+    );
 }
 
 #[test]
 fn cbr_throughput_is_exact_and_delay_adds_up() {
     // One CBR flow at 8 Mb/s of 1000 B packets = one packet per ms, no loss.
-    let s = dumbbell(1, droptail(300), 4, |i, s, d| cbr_flow(i, s, d, Rate::from_mbps(8), 1000));
+    let s = dumbbell(1, droptail(300), 4, |i, s, d| {
+        cbr_flow(i, s, d, Rate::from_mbps(8), 1000)
+    });
     let r = run(s, 1);
     let f = &r.flows[0];
     assert_eq!(f.total.dropped_pkts, 0);
@@ -77,15 +93,25 @@ fn cbr_throughput_is_exact_and_delay_adds_up() {
 #[test]
 fn lossy_link_per_packet_rate() {
     use qoslab_sim::scenario::spec::LossSpec;
-    let mut s = dumbbell(1, droptail(300), 10, |i, s, d| cbr_flow(i, s, d, Rate::from_mbps(8), 1000));
+    let mut s = dumbbell(1, droptail(300), 10, |i, s, d| {
+        cbr_flow(i, s, d, Rate::from_mbps(8), 1000)
+    });
     let bi = s.links.iter().position(|l| l.name == "G1->G2").unwrap();
     s.links[bi].loss = Some(LossSpec::Packet { p: 0.1 });
     let r = run(s.clone(), 3);
-    assert!((r.flows[0].drop_rate - 0.1).abs() < 0.01, "{}", r.flows[0].drop_rate);
+    assert!(
+        (r.flows[0].drop_rate - 0.1).abs() < 0.01,
+        "{}",
+        r.flows[0].drop_rate
+    );
     // byte loss: 1000-byte packets with b = 1e-4 → 1-(1-1e-4)^1000 ≈ 0.0952
     s.links[bi].loss = Some(LossSpec::Byte { b: 1e-4 });
     let r = run(s, 3);
-    assert!((r.flows[0].drop_rate - 0.0952).abs() < 0.01, "{}", r.flows[0].drop_rate);
+    assert!(
+        (r.flows[0].drop_rate - 0.0952).abs() < 0.01,
+        "{}",
+        r.flows[0].drop_rate
+    );
 }
 
 #[test]
@@ -125,14 +151,18 @@ fn red_bottleneck_drops_early_and_holds_queue_between_thresholds() {
     // drop fraction matches the excess, 1/8. With count-based spreading the gap between
     // drops is uniform on [1, 1/p_b], so the drop fraction is ≈ 2·p_b: p_b ≈ 1/16, i.e.
     // avg ≈ 60 + 140·(0.0625/0.1) = 147.5 packets, well below the 300-packet limit.
-    let s = dumbbell(20, red_queue(), 4, |i, s, d| poisson_flow(i, s, d, Rate::from_mbps(4)));
+    let s = dumbbell(20, red_queue(), 4, |i, s, d| {
+        poisson_flow(i, s, d, Rate::from_mbps(4))
+    });
     let r = run(s, 1);
     let q = r.queues.iter().find(|q| q.link == "G1->G2").unwrap();
     assert!(q.measured.drops_for(DropReason::Early) > 0);
     assert_eq!(q.measured.drops_for(DropReason::Overflow), 0);
     assert!((q.length.mean - 147.5).abs() < 10.0, "{:?}", q.length);
     // Under 60 Mb/s of offered load (below capacity) RED never drops: the average stays low.
-    let s = dumbbell(20, red_queue(), 4, |i, s, d| poisson_flow(i, s, d, Rate::from_mbps(3)));
+    let s = dumbbell(20, red_queue(), 4, |i, s, d| {
+        poisson_flow(i, s, d, Rate::from_mbps(3))
+    });
     let r = run(s, 1);
     let q = r.queues.iter().find(|q| q.link == "G1->G2").unwrap();
     assert_eq!(q.measured.total_drops(), 0, "{:?}", q.length);

@@ -29,7 +29,12 @@ kind = "tfrc"
 fn lossless_tfrc_reaches_its_application_rate() {
     // 200 B every 10 ms = 160 kb/s of data (RFC 4828 App. B.3's TFRC-SP application).
     for v in ["standard", "sp"] {
-        let r = run(&format!("variant = \"{v}\"\nsize = \"200B\"\ninterval = \"10ms\""), "{ packet = 0 }", 30, 1);
+        let r = run(
+            &format!("variant = \"{v}\"\nsize = \"200B\"\ninterval = \"10ms\""),
+            "{ packet = 0 }",
+            30,
+            1,
+        );
         let g = r.flows[0].goodput_bps;
         assert!((g - 160e3).abs() / 160e3 < 0.02, "{v}: goodput {g}");
     }
@@ -44,12 +49,20 @@ fn standard_tfrc_follows_the_throughput_equation() {
     let p = 0.05;
     let mut rates = Vec::new();
     for seed in 1..=3 {
-        let r = run("size = \"1460B\"\nrate = \"1168kbps\"", &format!("{{ packet = {p} }}"), 200, seed);
+        let r = run(
+            "size = \"1460B\"\nrate = \"1168kbps\"",
+            &format!("{{ packet = {p} }}"),
+            200,
+            seed,
+        );
         rates.push(r.flows[0].send_rate_bps);
     }
     let ours = rates.iter().sum::<f64>() / rates.len() as f64;
     let x = equation::throughput(1500.0, 0.24, p) * 8.0; // bytes/s → bit/s, wire bytes
-    assert!(ours > 0.7 * x && ours < 1.6 * x, "ours {ours} vs equation {x} ({rates:?})");
+    assert!(
+        ours > 0.7 * x && ours < 1.6 * x,
+        "ours {ours} vs equation {x} ({rates:?})"
+    );
 }
 
 #[test]
@@ -57,7 +70,9 @@ fn tfrc_sp_keeps_small_packets_flowing_where_standard_tfrc_starves_them() {
     // RFC 4828 §7 / Table 8: 14 B data + 32 B header every 10 ms, packet drop rate 0.1.
     // Standard TFRC computes its rate with s = 14 B and collapses; TFRC-SP uses the nominal
     // 1460 B segment and keeps (nearly) its 100 packets/s.
-    let flow = |v: &str| format!("variant = \"{v}\"\nsize = \"14B\"\nheader = \"32B\"\ninterval = \"10ms\"");
+    let flow = |v: &str| {
+        format!("variant = \"{v}\"\nsize = \"14B\"\nheader = \"32B\"\ninterval = \"10ms\"")
+    };
     let sp = run(&flow("sp"), "{ packet = 0.1 }", 100, 1);
     let std = run(&flow("standard"), "{ packet = 0.1 }", 100, 1);
     let (a, b) = (sp.flows[0].send_rate_bps, std.flows[0].send_rate_bps);
@@ -65,4 +80,3 @@ fn tfrc_sp_keeps_small_packets_flowing_where_standard_tfrc_starves_them() {
     // at most the application's 100 packets/s of 46 B = 36.8 kb/s
     assert!(a <= 36.8e3 * 1.01, "{a}");
 }
-

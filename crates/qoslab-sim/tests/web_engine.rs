@@ -53,7 +53,10 @@ tcp = {{ variant = "reno", mss = "512B", rwnd = "20p", min_rto = "200ms" }}
 
 #[test]
 fn sessions_complete_their_pages_and_the_run_is_conserved() {
-    let r = Simulator::new(scenario(20, "3Mbps"), 1).unwrap().run().unwrap();
+    let r = Simulator::new(scenario(20, "3Mbps"), 1)
+        .unwrap()
+        .run()
+        .unwrap();
     let w = &r.webs[0].stats;
     let f = r.flows.iter().find(|f| f.name == "web").unwrap();
     assert!(f.goodput_bps > 0.0);
@@ -62,16 +65,40 @@ fn sessions_complete_their_pages_and_the_run_is_conserved() {
     let pages = json["pages_finished"].as_u64().unwrap_or(0);
     assert!(pages > 50, "{json}");
     // the same seed gives the same bytes
-    let again = Simulator::new(scenario(20, "3Mbps"), 1).unwrap().run().unwrap();
+    let again = Simulator::new(scenario(20, "3Mbps"), 1)
+        .unwrap()
+        .run()
+        .unwrap();
     assert_eq!(summary_json(&r), summary_json(&again));
 }
 
 #[test]
 fn more_sessions_congest_the_link_more() {
-    let light = Simulator::new(scenario(5, "3Mbps"), 1).unwrap().run().unwrap();
-    let heavy = Simulator::new(scenario(80, "3Mbps"), 1).unwrap().run().unwrap();
-    let drops = |r: &qoslab_sim::RunResult| r.queues.iter().find(|q| q.link == "R1->R2").map_or(0, |q| q.measured.total_drops());
-    let util = |r: &qoslab_sim::RunResult| r.queues.iter().find(|q| q.link == "R1->R2").map_or(0.0, |q| q.utilisation);
-    assert!(drops(&heavy) > drops(&light), "{} vs {}", drops(&heavy), drops(&light));
+    let light = Simulator::new(scenario(5, "3Mbps"), 1)
+        .unwrap()
+        .run()
+        .unwrap();
+    let heavy = Simulator::new(scenario(80, "3Mbps"), 1)
+        .unwrap()
+        .run()
+        .unwrap();
+    let drops = |r: &qoslab_sim::RunResult| {
+        r.queues
+            .iter()
+            .find(|q| q.link == "R1->R2")
+            .map_or(0, |q| q.measured.total_drops())
+    };
+    let util = |r: &qoslab_sim::RunResult| {
+        r.queues
+            .iter()
+            .find(|q| q.link == "R1->R2")
+            .map_or(0.0, |q| q.utilisation)
+    };
+    assert!(
+        drops(&heavy) > drops(&light),
+        "{} vs {}",
+        drops(&heavy),
+        drops(&light)
+    );
     assert!(util(&heavy) > util(&light));
 }

@@ -28,14 +28,23 @@ use super::error::ErrorKind;
 use super::reader::{Field, Res, Tbl};
 use super::spec::{ConditionerSpec, MeterSpec};
 use qoslab_algo::meter::{
-    srtcm::SrTcmParams, token_bucket::PolicerAction, token_bucket::TbPolicerParams, trtcm::TrTcmParams,
-    tsw::Tsw2cmParams, tsw3cm::Tsw3cmParams, ColorMode,
+    srtcm::SrTcmParams, token_bucket::PolicerAction, token_bucket::TbPolicerParams,
+    trtcm::TrTcmParams, tsw::Tsw2cmParams, tsw3cm::Tsw3cmParams, ColorMode,
 };
 use qoslab_algo::shaper::{RasParams, ShaperParams, SrRasConfig, TokenBucketParams, TrRasConfig};
 use qoslab_algo::{Color, ConfigError, Duration, Rate};
 
 const KINDS: &[&str] = &[
-    "srtcm", "trtcm", "tsw2cm", "tsw3cm", "token-bucket", "tb-shaper", "srras", "trras", "g-srras", "g-trras",
+    "srtcm",
+    "trtcm",
+    "tsw2cm",
+    "tsw3cm",
+    "token-bucket",
+    "tb-shaper",
+    "srras",
+    "trras",
+    "g-srras",
+    "g-trras",
 ];
 /// K of the EAR estimator when a RAS does not say (RFC 2963 leaves it open).
 const DEFAULT_K: Duration = Duration::from_millis(100);
@@ -44,11 +53,22 @@ const DEFAULT_WINDOW: Duration = Duration::from_secs(1);
 
 /// Parses a link's conditioner list; `link_rate` is the rate of the link it feeds.
 pub(crate) fn conditioner(f: Field<'_>, link_rate: Rate) -> Res<ConditionerSpec> {
-    let stages = if f.is_table() { vec![f.clone()] } else { f.clone().list()? };
+    let stages = if f.is_table() {
+        vec![f.clone()]
+    } else {
+        f.clone().list()?
+    };
     if stages.is_empty() {
-        return Err(f.err(ErrorKind::BadValue, "an empty conditioner list: give at least one stage"));
+        return Err(f.err(
+            ErrorKind::BadValue,
+            "an empty conditioner list: give at least one stage",
+        ));
     }
-    let mut spec = ConditionerSpec { kinds: Vec::new(), shaper: None, meters: Vec::new() };
+    let mut spec = ConditionerSpec {
+        kinds: Vec::new(),
+        shaper: None,
+        meters: Vec::new(),
+    };
     let mut green_coupling: Option<(&'static str, Field<'_>)> = None;
     for (k, sf) in stages.into_iter().enumerate() {
         let t = sf.clone().table()?;
@@ -107,12 +127,20 @@ fn meter(t: &Tbl<'_>, kind: &str) -> Res<MeterSpec> {
     Ok(match kind {
         "srtcm" => {
             t.check_keys(&["kind", "mode", "cir", "cbs", "ebs"], "an srtcm stage")?;
-            let p = SrTcmParams::new(mode(t)?, t.req("cir")?.rate()?, t.req("cbs")?.size()?, t.req("ebs")?.size()?)
-                .map_err(|e| rule(t, e))?;
+            let p = SrTcmParams::new(
+                mode(t)?,
+                t.req("cir")?.rate()?,
+                t.req("cbs")?.size()?,
+                t.req("ebs")?.size()?,
+            )
+            .map_err(|e| rule(t, e))?;
             MeterSpec::SrTcm(p)
         }
         "trtcm" => {
-            t.check_keys(&["kind", "mode", "cir", "cbs", "pir", "pbs"], "a trtcm stage")?;
+            t.check_keys(
+                &["kind", "mode", "cir", "cbs", "pir", "pbs"],
+                "a trtcm stage",
+            )?;
             let p = TrTcmParams::new(
                 mode(t)?,
                 t.req("cir")?.rate()?,
@@ -125,15 +153,25 @@ fn meter(t: &Tbl<'_>, kind: &str) -> Res<MeterSpec> {
         }
         "tsw2cm" => {
             t.check_keys(&["kind", "mode", "target", "window"], "a tsw2cm stage")?;
-            let window = t.get("window").map_or(Ok(DEFAULT_WINDOW), Field::duration)?;
-            let p = Tsw2cmParams::new(mode(t)?, t.req("target")?.rate()?, window).map_err(|e| rule(t, e))?;
+            let window = t
+                .get("window")
+                .map_or(Ok(DEFAULT_WINDOW), Field::duration)?;
+            let p = Tsw2cmParams::new(mode(t)?, t.req("target")?.rate()?, window)
+                .map_err(|e| rule(t, e))?;
             MeterSpec::Tsw2cm(p)
         }
         "tsw3cm" => {
             t.check_keys(&["kind", "mode", "ctr", "ptr", "window"], "a tsw3cm stage")?;
-            let window = t.get("window").map_or(Ok(DEFAULT_WINDOW), Field::duration)?;
-            let p = Tsw3cmParams::new(mode(t)?, t.req("ctr")?.rate()?, t.req("ptr")?.rate()?, window)
-                .map_err(|e| rule(t, e))?;
+            let window = t
+                .get("window")
+                .map_or(Ok(DEFAULT_WINDOW), Field::duration)?;
+            let p = Tsw3cmParams::new(
+                mode(t)?,
+                t.req("ctr")?.rate()?,
+                t.req("ptr")?.rate()?,
+                window,
+            )
+            .map_err(|e| rule(t, e))?;
             MeterSpec::Tsw3cm(p)
         }
         _ => {
@@ -156,13 +194,26 @@ fn meter(t: &Tbl<'_>, kind: &str) -> Res<MeterSpec> {
 fn shaper(t: &Tbl<'_>, kind: &str, link_rate: Rate) -> Res<ShaperParams> {
     if kind == "tb-shaper" {
         t.check_keys(&["kind", "rate", "depth", "buffer"], "a tb-shaper stage")?;
-        let p = TokenBucketParams::new(t.req("rate")?.rate()?, t.req("depth")?.size()?, t.req("buffer")?.size()?)
-            .map_err(|e| rule(t, e))?;
+        let p = TokenBucketParams::new(
+            t.req("rate")?.rate()?,
+            t.req("depth")?.size()?,
+            t.req("buffer")?.size()?,
+        )
+        .map_err(|e| rule(t, e))?;
         return Ok(ShaperParams::TokenBucket(p));
     }
     let two_rate = kind.ends_with("trras");
     let green = kind.starts_with("g-");
-    let common = ["kind", "cir", "mir", "line_rate", "cir_th", "mir_th", "buffer", "k"];
+    let common = [
+        "kind",
+        "cir",
+        "mir",
+        "line_rate",
+        "cir_th",
+        "mir_th",
+        "buffer",
+        "k",
+    ];
     if two_rate {
         let mut keys = common.to_vec();
         keys.extend(["pir", "pir_th"]);
@@ -197,5 +248,9 @@ fn shaper(t: &Tbl<'_>, kind: &str, link_rate: Rate) -> Res<ShaperParams> {
         })
     }
     .map_err(|e| rule(t, e))?;
-    Ok(if green { ShaperParams::GreenRas(params) } else { ShaperParams::Ras(params) })
+    Ok(if green {
+        ShaperParams::GreenRas(params)
+    } else {
+        ShaperParams::Ras(params)
+    })
 }

@@ -125,7 +125,15 @@ pub(crate) fn tfrc(t: &Tbl<'_>) -> Res<super::spec::TfrcSpec> {
         Some(f) => f.choice(&["step", "gradual"])? == "gradual",
         None => false,
     };
-    Ok(super::spec::TfrcSpec { small_packet, gradual, size, header, app_rate, feedback_size, rfc3448_initial_rate })
+    Ok(super::spec::TfrcSpec {
+        small_packet,
+        gradual,
+        size,
+        header,
+        app_rate,
+        feedback_size,
+        rfc3448_initial_rate,
+    })
 }
 
 /// RFC 5681 §3.1: IW = 2 segments if SMSS > 2190, 3 if SMSS > 1095, else 4.

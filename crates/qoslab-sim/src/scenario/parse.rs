@@ -7,15 +7,17 @@ use std::path::Path;
 
 use qoslab_algo::Duration;
 
+use super::conditioner;
 use super::error::{line_col, ErrorKind, Inner, ScenarioError};
 use super::flow;
-use super::conditioner;
-use super::web;
 use super::queue;
 use super::reader::{close_enough, edit_distance, instances, Cx, Field, Res, Tbl};
-use super::spec::{WebSpec, FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, OutputSpec, Scenario};
+use super::spec::{
+    FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, OutputSpec, Scenario, WebSpec,
+};
 use super::units::show;
 use super::value::{parse_document, Key, Kind, Val};
+use super::web;
 
 const TOP_KEYS: &[&str] = &[
     "name", "seed", "duration", "warmup", "output", "node", "link", "flow", "web", "defaults",
@@ -180,7 +182,10 @@ impl<'a> Parser<'a> {
         defaults: &AllDefaults<'a>,
         duration: Duration,
     ) -> Res<Vec<WebSpec>> {
-        let index: HashMap<String, usize> = node_index.iter().map(|(k, v)| (k.clone(), v.index)).collect();
+        let index: HashMap<String, usize> = node_index
+            .iter()
+            .map(|(k, v)| (k.clone(), v.index))
+            .collect();
         let mut adj = vec![Vec::new(); nodes.len()];
         for l in links {
             adj[l.from].push(l.to);
@@ -198,10 +203,16 @@ impl<'a> Parser<'a> {
         let mut out = Vec::new();
         let mut names = std::collections::HashSet::new();
         for (k, t) in self.table_list(root, "web")?.into_iter().enumerate() {
-            let t = Tbl { path: format!("web[{k}]"), ..t };
+            let t = Tbl {
+                path: format!("web[{k}]"),
+                ..t
+            };
             let w = web::web(&t, k, &index, nodes, &tcp_defaults, duration, &mut reach)?;
             if !names.insert(w.name.clone()) {
-                return Err(t.err(ErrorKind::Relation, format!("duplicate web pool name \"{}\"", w.name)));
+                return Err(t.err(
+                    ErrorKind::Relation,
+                    format!("duplicate web pool name \"{}\"", w.name),
+                ));
             }
             out.push(w);
         }

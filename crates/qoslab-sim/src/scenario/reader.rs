@@ -581,7 +581,12 @@ pub(crate) fn eval_index_expr(expr: &str, i: i64) -> Result<i64, String> {
             while let Some(op @ (b'+' | b'-')) = self.peek() {
                 self.k += 1;
                 let r = self.product()?;
-                v = if op == b'+' { v.checked_add(r) } else { v.checked_sub(r) }.ok_or("overflow")?;
+                v = if op == b'+' {
+                    v.checked_add(r)
+                } else {
+                    v.checked_sub(r)
+                }
+                .ok_or("overflow")?;
             }
             Ok(v)
         }
@@ -633,7 +638,11 @@ pub(crate) fn eval_index_expr(expr: &str, i: i64) -> Result<i64, String> {
             }
         }
     }
-    let mut p = P { b: expr.as_bytes(), k: 0, i };
+    let mut p = P {
+        b: expr.as_bytes(),
+        k: 0,
+        i,
+    };
     let v = p.sum()?;
     if p.peek().is_some() {
         return Err(format!("unexpected `{}`", &expr[p.k..]));

@@ -60,19 +60,28 @@ fn number_or_time(f: Field<'_>, q: Quantity) -> Res<f64> {
 
 fn dist(f: Field<'_>, q: Quantity) -> Res<Dist> {
     let t = f.table()?;
-    let kind = t.req("dist")?.choice(&["constant", "exponential", "uniform", "pareto", "pareto2"])?;
+    let kind =
+        t.req("dist")?
+            .choice(&["constant", "exponential", "uniform", "pareto", "pareto2"])?;
     let d = match kind {
         "constant" => {
             t.check_keys(&["dist", "value"], "a constant distribution")?;
-            Dist::Constant { value: number_or_time(t.req("value")?, q)? }
+            Dist::Constant {
+                value: number_or_time(t.req("value")?, q)?,
+            }
         }
         "exponential" => {
             t.check_keys(&["dist", "mean"], "an exponential distribution")?;
-            Dist::Exponential { mean: number_or_time(t.req("mean")?, q)? }
+            Dist::Exponential {
+                mean: number_or_time(t.req("mean")?, q)?,
+            }
         }
         "uniform" => {
             t.check_keys(&["dist", "lo", "hi"], "a uniform distribution")?;
-            Dist::Uniform { lo: number_or_time(t.req("lo")?, q)?, hi: number_or_time(t.req("hi")?, q)? }
+            Dist::Uniform {
+                lo: number_or_time(t.req("lo")?, q)?,
+                hi: number_or_time(t.req("hi")?, q)?,
+            }
         }
         other => {
             t.check_keys(&["dist", "mean", "shape"], "a Pareto distribution")?;
@@ -97,7 +106,12 @@ fn nodes(f: Field<'_>, index: &HashMap<String, usize>) -> Res<Vec<usize>> {
         let pf = t.req("name")?;
         let pattern = match &pf.v.kind {
             super::value::Kind::Str(p) => p.clone(),
-            _ => return Err(pf.err(ErrorKind::BadValue, "expected a name pattern such as \"WC{i}\"")),
+            _ => {
+                return Err(pf.err(
+                    ErrorKind::BadValue,
+                    "expected a name pattern such as \"WC{i}\"",
+                ))
+            }
         };
         let n = t.req("count")?.uint(100_000)?;
         (1..=n)
@@ -108,7 +122,11 @@ fn nodes(f: Field<'_>, index: &HashMap<String, usize>) -> Res<Vec<usize>> {
             })
             .collect::<Res<_>>()?
     } else {
-        f.clone().list()?.into_iter().map(|x| Ok((x.clone().string()?, x))).collect::<Res<_>>()?
+        f.clone()
+            .list()?
+            .into_iter()
+            .map(|x| Ok((x.clone().string()?, x)))
+            .collect::<Res<_>>()?
     };
     if names.is_empty() {
         return Err(f.err(ErrorKind::BadValue, "needs at least one node"));
@@ -145,7 +163,10 @@ pub(crate) fn web(
             if !reach(s, c) || !reach(c, s) {
                 return Err(clients_f.err(
                     ErrorKind::Relation,
-                    format!("no route both ways between server \"{}\" and client \"{}\"", all[s].name, all[c].name),
+                    format!(
+                        "no route both ways between server \"{}\" and client \"{}\"",
+                        all[s].name, all[c].name
+                    ),
                 ));
             }
         }
@@ -172,23 +193,47 @@ pub(crate) fn web(
             st.check_keys(&["from", "to"], "a session-start window")?;
             let from = st.req("from")?.duration()?;
             let to = st.req("to")?.duration()?;
-            SessionStart::Uniform { from: Time::ZERO + from, to: Time::ZERO + to }
+            SessionStart::Uniform {
+                from: Time::ZERO + from,
+                to: Time::ZERO + to,
+            }
         }
-        None => SessionStart::Uniform { from: Time::ZERO, to: Time::ZERO + duration },
+        None => SessionStart::Uniform {
+            from: Time::ZERO,
+            to: Time::ZERO + duration,
+        },
     };
     let sessions_f = t.req("sessions")?;
     let settings = WebTrafficSettings {
         sessions: sessions_f.clone().uint(u32::MAX as u64)? as u32,
-        pages_per_session: t.get("pages_per_session").map_or(Ok(d.pages_per_session as u64), |f| f.uint(u32::MAX as u64))? as u32,
-        inter_page: t.get("inter_page").map_or(Ok(d.inter_page), |f| dist(f, Quantity::Time))?,
-        objects_per_page: t.get("objects_per_page").map_or(Ok(d.objects_per_page), |f| dist(f, Quantity::Number))?,
-        inter_object: t.get("inter_object").map_or(Ok(d.inter_object), |f| dist(f, Quantity::Time))?,
-        object_size: t.get("object_size").map_or(Ok(d.object_size), |f| dist(f, Quantity::Number))?,
+        pages_per_session: t
+            .get("pages_per_session")
+            .map_or(Ok(d.pages_per_session as u64), |f| f.uint(u32::MAX as u64))?
+            as u32,
+        inter_page: t
+            .get("inter_page")
+            .map_or(Ok(d.inter_page), |f| dist(f, Quantity::Time))?,
+        objects_per_page: t
+            .get("objects_per_page")
+            .map_or(Ok(d.objects_per_page), |f| dist(f, Quantity::Number))?,
+        inter_object: t
+            .get("inter_object")
+            .map_or(Ok(d.inter_object), |f| dist(f, Quantity::Time))?,
+        object_size: t
+            .get("object_size")
+            .map_or(Ok(d.object_size), |f| dist(f, Quantity::Number))?,
         size_unit,
         session_start,
         clients: clients.len() as u32,
         servers: servers.len() as u32,
     };
-    let params = WebTrafficParams::new(settings).map_err(|e| sessions_f.err(ErrorKind::Relation, e.to_string()))?;
-    Ok(WebSpec { name, params, clients, servers, tcp })
+    let params = WebTrafficParams::new(settings)
+        .map_err(|e| sessions_f.err(ErrorKind::Relation, e.to_string()))?;
+    Ok(WebSpec {
+        name,
+        params,
+        clients,
+        servers,
+        tcp,
+    })
 }

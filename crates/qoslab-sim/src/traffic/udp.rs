@@ -26,12 +26,26 @@ pub struct UdpSource {
 
 impl UdpSource {
     pub fn cbr(rate: Rate, size: u32, start: Time, stop: Time, rng: Rng) -> Self {
-        UdpSource { size, law: Law::Constant(rate.tx_time(size as u64)), next: start, stop, seq: 0, rng }
+        UdpSource {
+            size,
+            law: Law::Constant(rate.tx_time(size as u64)),
+            next: start,
+            stop,
+            seq: 0,
+            rng,
+        }
     }
 
     pub fn poisson(rate: Rate, size: u32, start: Time, stop: Time, rng: Rng) -> Self {
         let mean = size as f64 * 8.0 / rate.0 as f64;
-        UdpSource { size, law: Law::Exponential(mean), next: start, stop, seq: 0, rng }
+        UdpSource {
+            size,
+            law: Law::Exponential(mean),
+            next: start,
+            stop,
+            seq: 0,
+            rng,
+        }
     }
 
     /// The next send time, if the source is still active.

@@ -20,6 +20,9 @@ impl WireHeader {
     /// Whether the packet carries application data (as opposed to ACKs and feedback).
     #[inline]
     pub fn is_data(&self) -> bool {
-        matches!(self, WireHeader::Udp { .. } | WireHeader::TcpData(_) | WireHeader::TfrcData(_))
+        matches!(
+            self,
+            WireHeader::Udp { .. } | WireHeader::TcpData(_) | WireHeader::TfrcData(_)
+        )
     }
 }

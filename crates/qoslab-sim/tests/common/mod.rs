@@ -5,10 +5,20 @@ use qoslab_algo::{Duration, Rate};
 use qoslab_sim::scenario::spec::*;
 
 pub fn node(name: &str, kind: NodeKind) -> NodeSpec {
-    NodeSpec { name: name.into(), kind }
+    NodeSpec {
+        name: name.into(),
+        kind,
+    }
 }
 
-pub fn link(scn: &Scenario, from: usize, to: usize, rate: Rate, delay: Duration, queue: QueueSpec) -> LinkSpec {
+pub fn link(
+    scn: &Scenario,
+    from: usize,
+    to: usize,
+    rate: Rate,
+    delay: Duration,
+    queue: QueueSpec,
+) -> LinkSpec {
     LinkSpec {
         name: format!("{}->{}", scn.nodes[from].name, scn.nodes[to].name),
         from,
@@ -22,12 +32,19 @@ pub fn link(scn: &Scenario, from: usize, to: usize, rate: Rate, delay: Duration,
 }
 
 pub fn droptail(p: u32) -> QueueSpec {
-    QueueSpec::DropTail { limit: Limit::Packets(p) }
+    QueueSpec::DropTail {
+        limit: Limit::Packets(p),
+    }
 }
 
 /// The RIO seed's Fig. 1 dumbbell with `n` senders: S_i -(100M, 3..8 ms)- G1 -(70M, 5 ms)- G2 -(100M, 5 ms)- D_i.
 /// Flows are built by `flow(i, src, dst)`.
-pub fn dumbbell(n: usize, bottleneck: QueueSpec, duration_s: u64, flow: impl Fn(usize, usize, usize) -> FlowSpec) -> Scenario {
+pub fn dumbbell(
+    n: usize,
+    bottleneck: QueueSpec,
+    duration_s: u64,
+    flow: impl Fn(usize, usize, usize) -> FlowSpec,
+) -> Scenario {
     let mut s = Scenario {
         name: "dumbbell".into(),
         seed: 1,
@@ -37,7 +54,10 @@ pub fn dumbbell(n: usize, bottleneck: QueueSpec, duration_s: u64, flow: impl Fn(
         links: vec![],
         flows: vec![],
         webs: vec![],
-        output: OutputSpec { sample_interval: None, monitor: vec![] },
+        output: OutputSpec {
+            sample_interval: None,
+            monitor: vec![],
+        },
     };
     for i in 0..n {
         s.nodes.push(node(&format!("S{}", i + 1), NodeKind::Host));
@@ -51,20 +71,52 @@ pub fn dumbbell(n: usize, bottleneck: QueueSpec, duration_s: u64, flow: impl Fn(
     let g2 = n + 1;
     let big = || droptail(1000);
     for i in 0..n {
-        let d = if n > 1 { 3_000_000 + 5_000_000 * i as u64 / (n as u64 - 1) } else { 3_000_000 };
+        let d = if n > 1 {
+            3_000_000 + 5_000_000 * i as u64 / (n as u64 - 1)
+        } else {
+            3_000_000
+        };
         let l = link(&s, i, g1, Rate::from_mbps(100), Duration(d), big());
         s.links.push(l);
         let l = link(&s, g1, i, Rate::from_mbps(100), Duration(d), big());
         s.links.push(l);
     }
-    let l = link(&s, g1, g2, Rate::from_mbps(70), Duration::from_millis(5), bottleneck);
+    let l = link(
+        &s,
+        g1,
+        g2,
+        Rate::from_mbps(70),
+        Duration::from_millis(5),
+        bottleneck,
+    );
     s.links.push(l);
-    let l = link(&s, g2, g1, Rate::from_mbps(70), Duration::from_millis(5), big());
+    let l = link(
+        &s,
+        g2,
+        g1,
+        Rate::from_mbps(70),
+        Duration::from_millis(5),
+        big(),
+    );
     s.links.push(l);
     for i in 0..n {
-        let l = link(&s, g2, g2 + 1 + i, Rate::from_mbps(100), Duration::from_millis(5), big());
+        let l = link(
+            &s,
+            g2,
+            g2 + 1 + i,
+            Rate::from_mbps(100),
+            Duration::from_millis(5),
+            big(),
+        );
         s.links.push(l);
-        let l = link(&s, g2 + 1 + i, g2, Rate::from_mbps(100), Duration::from_millis(5), big());
+        let l = link(
+            &s,
+            g2 + 1 + i,
+            g2,
+            Rate::from_mbps(100),
+            Duration::from_millis(5),
+            big(),
+        );
         s.links.push(l);
     }
     for i in 0..n {
