@@ -4,7 +4,7 @@
 //! typed integer ids, events are ordered by (time, insertion sequence), and every random
 //! decision draws from a named per-component stream (`Rng::stream(seed, name)`).
 //!
-//! Events per packet per hop: one `Arrive` at the far end, plus one `LinkFree` while the
+//! Events per packet per hop: one `Deliver` at the far end, plus one `LinkFree` while the
 //! link has a backlog (see [`crate::net::link`]). Agents (sources, transports) expose a
 //! deadline; the engine arms one `Agent` event for the earliest and re-arms lazily.
 
@@ -316,6 +316,7 @@ impl Simulator {
                 loss_rng: Rng::stream(seed, &format!("loss/{}", l.name)),
                 busy_until: Time::ZERO,
                 free_pending: false,
+                pipe: std::collections::VecDeque::with_capacity(64),
                 counters: QueueCounters::default(),
                 qlen: QueueLengthStats::default(),
                 monitored: scenario.output.monitor.is_empty(),
@@ -581,7 +582,7 @@ impl Simulator {
             self.now = t;
             self.events_processed += 1;
             match ev {
-                Event::Arrive { node, pkt } => self.on_arrive(node, pkt),
+                Event::Deliver { link } => self.on_deliver(link),
                 Event::LinkFree { link } => self.on_link_free(link),
                 Event::Shaper { link } => self.on_shaper(link),
                 Event::Web { pool } => self.on_web(pool),
@@ -1050,8 +1051,15 @@ impl Simulator {
         self.enqueue(li, id);
     }
 
-    fn on_arrive(&mut self, node: u32, id: PktId) {
-        self.forward(node, id);
+    /// The head of a link's pipe reaches the far end; the next one (if any) is armed.
+    fn on_deliver(&mut self, li: u32) {
+        let l = &mut self.links[li as usize];
+        let Some((_, id)) = l.pipe.pop_front() else { return };
+        let to = l.to;
+        if let Some(&(next, _)) = l.pipe.front() {
+            self.events.push(next, Event::Deliver { link: li });
+        }
+        self.forward(to, id);
     }
 
     /// A packet reached its destination node.
@@ -1168,9 +1176,11 @@ impl Simulator {
             self.drop_packet(li, id, DropReason::Loss);
             return;
         }
-        let to = l.to;
         let at = l.busy_until + l.delay;
-        self.events.push(at, Event::Arrive { node: to, pkt: id });
+        l.pipe.push_back((at, id));
+        if l.pipe.len() == 1 {
+            self.events.push(at, Event::Deliver { link: li });
+        }
     }
 
     fn on_link_free(&mut self, li: u32) {

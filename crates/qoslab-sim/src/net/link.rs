@@ -7,6 +7,8 @@
 //! Queue lengths exclude the packet being serialised (as ns-2 and Linux count them).
 //! Configured random loss (RFC 4828 App. B.1/B.2) is decided when a packet starts
 //! serialising: a lost packet occupies the link (corruption on the wire) and never arrives.
+//! Packets in propagation wait in the link's `pipe`; one `Deliver` event per link is pending
+//! at a time, for the head of the pipe.
 
 use std::collections::VecDeque;
 
@@ -38,6 +40,10 @@ pub struct Link {
     pub busy_until: Time,
     /// A LinkFree event is pending.
     pub free_pending: bool,
+    /// Packets propagating on the link, with their arrival times at the far end. Arrival
+    /// times of one link never decrease (FIFO serialisation, constant delay), so only the
+    /// head needs an event: the heap holds one entry per busy link, not per packet.
+    pub pipe: VecDeque<(Time, PktId)>,
     pub counters: QueueCounters,
     pub qlen: QueueLengthStats,
     /// Whether this link's queue is reported (monitor list or any activity).
