@@ -18,6 +18,8 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True
+
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import summarize  # noqa: E402
