@@ -40,8 +40,7 @@ def groups(summary):
             "goodput_kbps_mean": statistics.fmean(f["goodput_bps"] / 1e3 for f in fs),
         }
         if all(f["kind"] == "tcp" for f in fs):
-            w = summary["measured_s"]
-            pay = [(f["measured"]["data_bytes"] - 40 * f["measured"]["data_pkts"]) * 8 / w / 1e3 for f in fs]
+            pay = [f["send_payload_bps"] / 1e3 for f in fs]
             rows[g]["send_payload_kbps_mean"] = statistics.fmean(pay)
             rows[g]["send_payload_kbps_median"] = statistics.median(pay)
     return rows

@@ -55,6 +55,9 @@ pub struct FlowResult {
     /// Every byte the source put on the wire per second (retransmissions included),
     /// RFC 4828's "send rate".
     pub send_rate_bps: f64,
+    /// Payload bytes sent per second (headers excluded, retransmissions included): the
+    /// "send rate" of RFC 4828's TCP columns (its TFRC columns count headers).
+    pub send_payload_bps: f64,
     /// Fraction of the flow's data packets dropped in the window.
     pub drop_rate: f64,
     /// Counters over the measurement window.
@@ -99,6 +102,7 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
                 dst: names(f.dst),
                 goodput_bps: m.goodput_bytes as f64 * 8.0 / window,
                 send_rate_bps: m.data_bytes as f64 * 8.0 / window,
+                send_payload_bps: m.payload_bytes as f64 * 8.0 / window,
                 drop_rate: if m.data_pkts == 0 {
                     0.0
                 } else {

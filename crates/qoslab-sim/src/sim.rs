@@ -922,6 +922,11 @@ impl Simulator {
             WireHeader::Udp { .. } | WireHeader::TcpData(_) | WireHeader::TfrcData(_) => {
                 fc.data_pkts += 1;
                 fc.data_bytes += p.size as u64;
+                fc.payload_bytes += match p.hdr {
+                    WireHeader::TcpData(seg) => seg.len as u64,
+                    WireHeader::TfrcData(dp) => dp.size as u64,
+                    _ => p.size as u64,
+                };
                 if let WireHeader::TcpData(seg) = p.hdr {
                     fc.retx_pkts += seg.retransmission as u64;
                 }

@@ -183,6 +183,8 @@ pub struct FlowCounters {
     /// Data packets/bytes sent by the source (excludes ACKs), and retransmitted.
     pub data_pkts: u64,
     pub data_bytes: u64,
+    /// Payload bytes of those data packets (headers excluded, retransmissions included).
+    pub payload_bytes: u64,
     pub retx_pkts: u64,
     /// Unique application bytes delivered in order (goodput numerator).
     pub goodput_bytes: u64,
@@ -208,6 +210,7 @@ impl FlowCounters {
         d.dropped_bytes -= e.dropped_bytes;
         d.data_pkts -= e.data_pkts;
         d.data_bytes -= e.data_bytes;
+        d.payload_bytes -= e.payload_bytes;
         d.retx_pkts -= e.retx_pkts;
         d.goodput_bytes -= e.goodput_bytes;
         d.data_dropped -= e.data_dropped;
