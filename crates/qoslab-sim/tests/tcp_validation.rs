@@ -154,7 +154,7 @@ fn table7_scenario_is_rfc4828_b1() {
     assert_eq!(s.flows.len(), 10);
     let mut rtt = Duration::ZERO;
     for name in ["S1->G1", "G1->G2", "G2->D1", "D1->G2", "G2->G1", "G1->S1"] {
-        rtt = rtt + s.links.iter().find(|l| l.name == name).unwrap().delay;
+        rtt += s.links.iter().find(|l| l.name == name).unwrap().delay;
     }
     // "a round-trip time of 240 ms in the absence of queueing delay" (propagation).
     assert_eq!(rtt, Duration::from_millis(240));
@@ -330,7 +330,7 @@ fn ns3_compare(queue: &str) -> Ns3Comparison {
 /// RED bottleneck: our aggregate goodput within 5 % of ns-3's (56.503 Mb/s; ours 59.05,
 /// +4.5 %). Not a like-for-like agreement, see the report in `bench/README.md`: ns-3
 /// spends 35 958 of its 320 891 bottleneck data packets (11.2 %) resending segments that
-/// had already crossed the link, all from the 8 flows that had an RTO, while our link
+/// had already crossed the link, 35 956 of them from six flows that had RTOs, while our link
 /// carries 7.7 % fewer packets (91.7 % busy). In unique data crossing the link the two
 /// differ by +3.6 % (ours 295 255 segments delivered, ns-3 284 933).
 #[test]
