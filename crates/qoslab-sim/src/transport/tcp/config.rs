@@ -8,9 +8,11 @@ use qoslab_algo::{ConfigError, Duration};
 /// Loss-recovery variant, named after ns-2's one-way agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
-    /// RFC 5681 §3.2 fast retransmit / fast recovery, with ns-2's `bugFix_` guard (no second
-    /// fast retransmit until the ACK passes `recover`): several losses in one window
-    /// usually end in a retransmission timeout (ns-2 `Agent/TCP/Reno`).
+    /// RFC 5681 §3.2 fast retransmit / fast recovery, with ns-2.35's `bugFix_` guard (no
+    /// second fast retransmit until the ACK passes `recover`): several losses in one window
+    /// usually end in a retransmission timeout (ns-2.35 `Agent/TCP/Reno`). With
+    /// [`TcpParams::ns2_compat`], the ns-2 Reno of 2000–2001 instead: one fast retransmit per
+    /// loss, each halving cwnd.
     Reno,
     /// RFC 6582 NewReno, "careful" variant, impatient timer (ns-2 `Agent/TCP/Newreno`).
     NewReno,

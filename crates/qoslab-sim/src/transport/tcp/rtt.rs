@@ -296,6 +296,58 @@ mod tests {
     }
 
     #[test]
+    fn ns2_integer_ticks_backoff_and_floors() {
+        // G = 10 ms. R = 100 ms = 10 ticks: srtt8 = 80, rttvar4 = 20; RTO = (160 + 80)/8 = 30
+        // ticks = 300 ms.
+        let mut e = RttEstimator::ns2(ms(6000), ms(200), ms(60_000), ms(10));
+        assert_eq!(e.rto(), ms(6000)); // rtxcur_init_ until the first sample
+        e.sample(ms(100));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(ms(100)), ms(50), ms(300))
+        );
+        // R = 200 ms = 20 ticks: delta = 20 - 10 = 10, srtt8 = 90; rttvar4 += 10 - 20/4 = 25;
+        // RTO = (200 + 90)/8 = 36 ticks (truncated; the RFC's exact value is 362.5 ms).
+        e.sample(ms(200));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(us(112_500)), us(62_500), ms(360))
+        );
+        // Backoff 2, 4, 8: SRTT kept; 16: SRTT discarded (rttvar4 += 90/8 = 11); then 32,
+        // 64, and 64 again (ns-2's cap).
+        let seq: Vec<_> = (0..7)
+            .map(|_| {
+                e.back_off();
+                (e.rto(), e.srtt().is_some())
+            })
+            .collect();
+        assert_eq!(
+            seq,
+            vec![
+                (ms(720), true),
+                (ms(1440), true),
+                (ms(2880), true),
+                (ms(5760), false),
+                (ms(11_520), false),
+                (ms(23_040), false),
+                (ms(23_040), false),
+            ]
+        );
+        // The next sample starts afresh (srtt8 was 0) and ends the backoff.
+        e.sample(ms(100));
+        assert_eq!((e.backoff_count(), e.rto()), (0, ms(300)));
+        // Floors: two ticks (G = 100 ms, initial RTO 100 ms, min_rto 1 ms: 200 ms), and
+        // min_rto after backoff (ns-2 clamps the backed-off value: 300 ms x 1 < 400 ms).
+        let f = RttEstimator::ns2(ms(100), ms(1), ms(60_000), ms(100));
+        assert_eq!(f.rto(), ms(200));
+        let mut m = RttEstimator::ns2(ms(1000), ms(400), ms(60_000), ms(10));
+        m.sample(ms(100)); // 30 ticks = 300 ms < min_rto
+        assert_eq!(m.rto(), ms(400));
+        m.back_off(); // 600 ms
+        assert_eq!(m.rto(), ms(600));
+    }
+
+    #[test]
     fn granularity_50ms() {
         let mut e = RttEstimator::new(ms(1000), ms(200), ms(60_000), ms(50));
         // R = 120 ms -> round(2.4) = 2 ticks = 100 ms. SRTT 100, RTTVAR 50,

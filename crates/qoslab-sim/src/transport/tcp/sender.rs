@@ -69,6 +69,40 @@
 //! SACK information arriving later is used again), go-back-N from `SND.UNA` (skipping
 //! segments SACKed since), RTO doubled (5.5) and the timer restarted (5.6).
 //!
+//! # ns-2 compatibility (`TcpParams::ns2_compat`, Reno only)
+//! The Reno above is RFC 5681 plus the `recover` guard of ns-2.35's `Agent/TCP/Reno` (whose
+//! `last_cwnd_action_ = CWND_ACTION_EXITED` on leaving fast recovery, added after 2001,
+//! blocks a second fast retransmit). The ns-2 of 1997–2001 (ns-2.1b, `tcp-reno.cc` up to
+//! v1.35 and `tcp.cc` v1.122, the simulator of the RIO seed) behaved differently, and
+//! `ns2_compat` selects that behaviour:
+//! - **Successive fast retransmits.** `dupack_action()` retransmits again on the
+//!   DupThresh-th duplicate ACK after a partial ACK ended fast recovery, because the last
+//!   window reduction was a fast retransmit (`allow_fast_retransmit`); only after a
+//!   timeout (`bugFix_`) does it wait for an ACK beyond `recover`. With two or three losses
+//!   in a window Reno therefore halves cwnd once per loss, one loss per RTT, and times out
+//!   only when too few duplicate ACKs come back (Fall & Floyd 1996's Reno).
+//! - **ssthresh from cwnd.** Every fast retransmit and every timeout sets
+//!   `halfwin = ⌊⌊min(cwnd, rwnd)/MSS⌋/2⌋`, `ssthresh = max(halfwin, 2)·MSS`
+//!   (`slowdown(CLOSE_SSTHRESH_HALF)`), not FlightSize/2: the second fast retransmit of a
+//!   window halves the already halved cwnd, and a timeout right after another one finds
+//!   cwnd = 1 MSS and sets ssthresh = 2 MSS (nothing is held). Fast retransmit sets
+//!   `cwnd = halfwin·MSS` (`CLOSE_CWND_HALF`, possibly below 2 MSS), a timeout 1 MSS.
+//! - **dupwnd.** The inflation is kept apart from cwnd: `dupwnd = DupThresh·MSS` at the
+//!   DupThresh-th duplicate ACK, `+MSS` per further one, zeroed by any new ACK and by a
+//!   timeout; the window is `cwnd + dupwnd` ([`TcpSender::cwnd`] reports that sum). ns-2
+//!   inflates even when `dupack_action()` declined to retransmit (after a timeout), which
+//!   lets go-back-N run ahead on duplicate ACKs; so does this mode.
+//! - **Exit.** Any new ACK ends fast recovery, and that ACK opens cwnd like any other
+//!   (`recv_newack_helper` → `opencwnd`), from `cwnd = halfwin`.
+//!
+//! Left as above, because ns-2 does the same: RTT timing and its cancellation at fast
+//! retransmit and timeout (`reset_rtx_timer` clears `rtt_active_`), timer restart on each
+//! new ACK (`newtimer`), go-back-N after a timeout, limited transmit = `singledup_`
+//! (`send_one`: new data up to `cwnd + dupacks`; off by default in the ns-2 of 2000, on since
+//! 2001/11). Not reproduced: ns-2 restarted the timer *before* the RTT update of the same ACK
+//! until `timerfix_` (2001/05); `maxburst_` (0 = off in ns-2 by default). The timer
+//! arithmetic of ns-2 is in [`super::rtt`].
+//!
 //! # RTT sampling and Karn's rule
 //! No timestamps: one segment per RTT is timed, as in BSD and ns-2 — when new data is sent
 //! and none is being timed, its end and send time are recorded; the first ACK covering that
