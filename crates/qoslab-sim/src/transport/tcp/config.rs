@@ -8,9 +8,11 @@ use qoslab_algo::{ConfigError, Duration};
 /// Loss-recovery variant, named after ns-2's one-way agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
-    /// RFC 5681 §3.2 fast retransmit / fast recovery, with ns-2's `bugFix_` guard (no second
-    /// fast retransmit until the ACK passes `recover`): several losses in one window
-    /// usually end in a retransmission timeout (ns-2 `Agent/TCP/Reno`).
+    /// RFC 5681 §3.2 fast retransmit / fast recovery, with ns-2.35's `bugFix_` guard (no
+    /// second fast retransmit until the ACK passes `recover`): several losses in one window
+    /// usually end in a retransmission timeout (ns-2.35 `Agent/TCP/Reno`). With
+    /// [`TcpParams::ns2_compat`], the ns-2 Reno of 2000–2001 instead: one fast retransmit per
+    /// loss, each halving cwnd.
     Reno,
     /// RFC 6582 NewReno, "careful" variant, impatient timer (ns-2 `Agent/TCP/Newreno`).
     NewReno,
@@ -54,6 +56,22 @@ pub struct TcpParams {
     pub delayed_ack: Option<Duration>,
     /// Duplicate ACKs that trigger fast retransmit (DupThresh). Default 3 (RFC 5681).
     pub dupack_threshold: u32,
+    /// Behave like the ns-2 of the seeds' era (ns-2.1b7/b8, 2000–2001, the simulator of the
+    /// RIO seed) where its one-way `Agent/TCP` differs from the RFC reading. Default false.
+    ///
+    /// It changes two things (details in [`super::sender`] "ns-2 compatibility" and
+    /// [`super::rtt`]):
+    /// - **Reno's loss response** (`Agent/TCP/Reno` before 2002): a fast retransmit is
+    ///   allowed again after a partial ACK ended fast recovery (only a timeout blocks it
+    ///   until `recover` is passed), `ssthresh = max(⌊⌊min(cwnd, rwnd)/MSS⌋/2⌋, 2)·MSS` at
+    ///   every fast retransmit and every timeout (from cwnd, never held), window inflation
+    ///   `dupwnd` kept apart from cwnd (also after a blocked fast retransmit), and cwnd
+    ///   growth on the ACK that ends recovery. NewReno and SACK recovery are unchanged.
+    /// - **The retransmission timer** (`TcpAgent::rtt_update`/`rtt_timeout`, all variants):
+    ///   ns-2's integer tick arithmetic (`RTO = ⌊SRTT + 4·RTTVAR⌋` ticks, no `max(G, ·)`
+    ///   term, at least two ticks) and its backoff (at most 64×, SRTT discarded past 8×).
+    ///   Needs `clock_granularity > 0` (ns-2's `tcpTick_`).
+    pub ns2_compat: bool,
 }
 
 impl Default for TcpParams {
@@ -72,6 +90,7 @@ impl Default for TcpParams {
             clock_granularity: Duration::from_millis(10),
             delayed_ack: None,
             dupack_threshold: 3,
+            ns2_compat: false,
         }
     }
 }
@@ -154,6 +173,13 @@ impl TcpConfig {
                 "dupack_threshold",
                 p.dupack_threshold,
                 ">= 1 (RFC 5681 §3.2 uses 3)",
+            ));
+        }
+        if p.ns2_compat && p.clock_granularity == Duration::ZERO {
+            return Err(ConfigError::relation(
+                "ns2_compat => clock_granularity > 0",
+                "ns-2 TcpAgent::rtt_update: RTTs and the RTO are counted in tcpTick_ ticks",
+                "clock_granularity 0".to_string(),
             ));
         }
         Ok(TcpConfig { p })
@@ -252,6 +278,16 @@ mod tests {
             err(|p| p.dupack_threshold = 0),
             ConfigError::OutOfRange {
                 param: "dupack_threshold",
+                ..
+            }
+        ));
+        assert!(matches!(
+            err(|p| {
+                p.ns2_compat = true;
+                p.clock_granularity = Duration::ZERO
+            }),
+            ConfigError::Relation {
+                rule: "ns2_compat => clock_granularity > 0",
                 ..
             }
         ));

@@ -24,12 +24,44 @@
 //!   is kept until the next valid RTT sample (Karn's algorithm), which resets the backoff.
 //! - **Karn's rule** (RFC 6298 §3) is applied by the sender: it never feeds a sample taken
 //!   from a retransmitted segment.
+//!
+//! # ns-2 timer ([`RttEstimator::ns2`], `TcpParams::ns2_compat`)
+//! ns-2's one-way `TcpAgent` (`rtt_update`, `rtt_timeout`, `rtt_backoff`, unchanged in these
+//! respects from 1997 to its `rfc2988_` rewrite of 2002) keeps the Jacobson/Karels estimator
+//! in integer ticks of G = `tcpTick_`:
+//! - a sample is counted in whole ticks, at least one. ns-2 without timestamps counts the
+//!   tick boundaries crossed from a random clock phase (`boot_time_`), whose mean is `R/G`;
+//!   we use the deterministic `max(1, round(R/G))` as in the RFC mode above (documented
+//!   deviation: no RNG inside the sender);
+//! - `srtt8` (SRTT·8) and `rttvar4` (RTTVAR·4) are integers: `delta = R − srtt8/8`,
+//!   `srtt8 += delta`, `rttvar4 += |delta| − rttvar4/4` (each `/` truncating, each result
+//!   floored at 1); the first sample sets `srtt8 = 8R`, `rttvar4 = 2R`;
+//! - `RTO = (8·rttvar4 + srtt8) / 8` ticks, truncated: SRTT + 4·RTTVAR **without** RFC 6298's
+//!   `max(G, ·)` term. Because the integer RTTVAR stops decaying at 2/4 tick when every
+//!   sample is one tick, a path whose RTT is below one tick has RTO = 3 ticks for good
+//!   (300 ms with ns-2's 2000-era `tcpTick_ 0.1`), where the RFC mode decays to 2 ticks;
+//! - the timeout is `RTO·backoff`, then at most `max_rto`, at least `min_rto` (ns-2's
+//!   `minrto_`, added in 2001 with default 0) and at least two ticks;
+//! - backoff doubles up to 64×; beyond 8× the SRTT is discarded (`rttvar4 += srtt8/8`,
+//!   `srtt8 = 0`), so the next sample starts the estimator afresh. A valid sample resets
+//!   the backoff (ns-2 `newack`: `t_backoff_ = 1` only when a timed segment is acknowledged).
 
 use qoslab_algo::Duration;
 
-/// SRTT/RTTVAR estimator and RTO computation (RFC 6298 §2 and §5).
+/// ns-2's integer estimator state, in ticks (see the module doc).
+#[derive(Clone, Copy, Debug)]
+struct Ns2Ticks {
+    /// SRTT·8 in ticks (ns-2 `t_srtt_`); 0 = no estimate.
+    srtt8: i64,
+    /// RTTVAR·4 in ticks (ns-2 `t_rttvar_`).
+    rttvar4: i64,
+}
+
+/// SRTT/RTTVAR estimator and RTO computation (RFC 6298 §2 and §5, or ns-2's tick arithmetic).
 #[derive(Clone, Debug)]
 pub struct RttEstimator {
+    /// `Some` for the ns-2 timer.
+    ns2: Option<Ns2Ticks>,
     srtt: Option<Duration>,
     rttvar: Duration,
     /// RTO before backoff (after G rounding and min/max clamping).
@@ -47,6 +79,7 @@ const K: u64 = 4;
 impl RttEstimator {
     pub fn new(initial_rto: Duration, min_rto: Duration, max_rto: Duration, g: Duration) -> Self {
         RttEstimator {
+            ns2: None,
             srtt: None,
             rttvar: Duration::ZERO,
             // (2.1) Until a RTT measurement has been made ... RTO <- initial value.
@@ -58,9 +91,52 @@ impl RttEstimator {
         }
     }
 
+    /// ns-2's timer (module doc, "ns-2 timer"). `g` is `tcpTick_`; zero is taken as 1 ns.
+    pub fn ns2(initial_rto: Duration, min_rto: Duration, max_rto: Duration, g: Duration) -> Self {
+        RttEstimator {
+            ns2: Some(Ns2Ticks {
+                srtt8: 0,
+                rttvar4: 0,
+            }),
+            g: g.max(Duration(1)),
+            ..RttEstimator::new(initial_rto, min_rto, max_rto, g)
+        }
+    }
+
     /// Feeds one RTT measurement `r` (already known to be Karn-valid) and collapses any
     /// backoff.
     pub fn sample(&mut self, r: Duration) {
+        if let Some(t) = self.ns2.as_mut() {
+            let g = self.g.0;
+            // ns-2 rtt_update: t_rtt_ in whole ticks, at least 1.
+            let ticks = (r.0.saturating_add(g / 2) / g).max(1) as i64;
+            if t.srtt8 != 0 {
+                // d = (m - a0); a1 = 7/8 a0 + 1/8 m, i.e. srtt8 += d.
+                let mut delta = ticks - (t.srtt8 >> 3);
+                t.srtt8 += delta;
+                if t.srtt8 <= 0 {
+                    t.srtt8 = 1;
+                }
+                // var1 = 3/4 var0 + 1/4 |d|, i.e. rttvar4 += |d| - rttvar4/4.
+                delta = delta.abs() - (t.rttvar4 >> 2);
+                t.rttvar4 += delta;
+                if t.rttvar4 <= 0 {
+                    t.rttvar4 = 1;
+                }
+            } else {
+                // srtt = rtt, rttvar = rtt / 2.
+                t.srtt8 = ticks << 3;
+                t.rttvar4 = ticks << 1;
+            }
+            // t_rtxcur_ = (srtt + 2^rttvar_exp_ * rttvar) in whole ticks (truncated).
+            let rtxcur = ((t.rttvar4 << 3) + t.srtt8) >> 3;
+            self.base_rto = Duration((rtxcur as u64).saturating_mul(g));
+            self.srtt = Some(Duration(t.srtt8 as u64 * g / 8));
+            self.rttvar = Duration(t.rttvar4 as u64 * g / 4);
+            // newack: t_backoff_ = 1 when the timed segment is acknowledged.
+            self.backoff = 0;
+            return;
+        }
         let r = self.quantise(r);
         match self.srtt {
             None => {
@@ -90,16 +166,38 @@ impl RttEstimator {
     }
 
     /// (5.5) The host MUST set RTO <- RTO * 2 ("back off the timer"), bounded by max_rto.
+    /// ns-2 (`rtt_backoff`): doubles up to 64×; beyond 8× the SRTT is discarded.
     pub fn back_off(&mut self) {
+        if let Some(t) = self.ns2.as_mut() {
+            if self.backoff < 6 {
+                self.backoff += 1;
+            }
+            if self.backoff > 3 {
+                // "If backed off this far, clobber the srtt value, storing it in the mean
+                // deviation instead."
+                t.rttvar4 += t.srtt8 >> 3;
+                t.srtt8 = 0;
+                self.srtt = None;
+            }
+            return;
+        }
         if self.rto() < self.max_rto {
             self.backoff += 1;
         }
     }
 
-    /// The RTO in force: base RTO times 2^backoff, at most `max_rto`.
+    /// The RTO in force: base RTO times 2^backoff, at most `max_rto` (ns-2: then at least
+    /// `min_rto` and two ticks).
     pub fn rto(&self) -> Duration {
         let shift = self.backoff.min(62);
-        Duration(self.base_rto.0.saturating_mul(1u64 << shift)).min(self.max_rto)
+        let rto = Duration(self.base_rto.0.saturating_mul(1u64 << shift)).min(self.max_rto);
+        if self.ns2.is_some() {
+            // rtt_timeout: clamp to maxrto_, then minrto_, then at least 2 * tcp_tick_.
+            return rto
+                .max(self.min_rto)
+                .max(Duration(self.g.0.saturating_mul(2)));
+        }
+        rto
     }
 
     pub fn srtt(&self) -> Option<Duration> {
@@ -195,6 +293,58 @@ mod tests {
             (e.srtt(), e.rttvar(), e.rto()),
             (Some(us(562_500)), us(312_500), ms(2000))
         );
+    }
+
+    #[test]
+    fn ns2_integer_ticks_backoff_and_floors() {
+        // G = 10 ms. R = 100 ms = 10 ticks: srtt8 = 80, rttvar4 = 20; RTO = (160 + 80)/8 = 30
+        // ticks = 300 ms.
+        let mut e = RttEstimator::ns2(ms(6000), ms(200), ms(60_000), ms(10));
+        assert_eq!(e.rto(), ms(6000)); // rtxcur_init_ until the first sample
+        e.sample(ms(100));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(ms(100)), ms(50), ms(300))
+        );
+        // R = 200 ms = 20 ticks: delta = 20 - 10 = 10, srtt8 = 90; rttvar4 += 10 - 20/4 = 25;
+        // RTO = (200 + 90)/8 = 36 ticks (truncated; the RFC's exact value is 362.5 ms).
+        e.sample(ms(200));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(us(112_500)), us(62_500), ms(360))
+        );
+        // Backoff 2, 4, 8: SRTT kept; 16: SRTT discarded (rttvar4 += 90/8 = 11); then 32,
+        // 64, and 64 again (ns-2's cap).
+        let seq: Vec<_> = (0..7)
+            .map(|_| {
+                e.back_off();
+                (e.rto(), e.srtt().is_some())
+            })
+            .collect();
+        assert_eq!(
+            seq,
+            vec![
+                (ms(720), true),
+                (ms(1440), true),
+                (ms(2880), true),
+                (ms(5760), false),
+                (ms(11_520), false),
+                (ms(23_040), false),
+                (ms(23_040), false),
+            ]
+        );
+        // The next sample starts afresh (srtt8 was 0) and ends the backoff.
+        e.sample(ms(100));
+        assert_eq!((e.backoff_count(), e.rto()), (0, ms(300)));
+        // Floors: two ticks (G = 100 ms, initial RTO 100 ms, min_rto 1 ms: 200 ms), and
+        // min_rto after backoff (ns-2 clamps the backed-off value: 300 ms x 1 < 400 ms).
+        let f = RttEstimator::ns2(ms(100), ms(1), ms(60_000), ms(100));
+        assert_eq!(f.rto(), ms(200));
+        let mut m = RttEstimator::ns2(ms(1000), ms(400), ms(60_000), ms(10));
+        m.sample(ms(100)); // 30 ticks = 300 ms < min_rto
+        assert_eq!(m.rto(), ms(400));
+        m.back_off(); // 600 ms
+        assert_eq!(m.rto(), ms(600));
     }
 
     #[test]

@@ -69,6 +69,40 @@
 //! SACK information arriving later is used again), go-back-N from `SND.UNA` (skipping
 //! segments SACKed since), RTO doubled (5.5) and the timer restarted (5.6).
 //!
+//! # ns-2 compatibility (`TcpParams::ns2_compat`, Reno only)
+//! The Reno above is RFC 5681 plus the `recover` guard of ns-2.35's `Agent/TCP/Reno` (whose
+//! `last_cwnd_action_ = CWND_ACTION_EXITED` on leaving fast recovery, added after 2001,
+//! blocks a second fast retransmit). The ns-2 of 1997–2001 (ns-2.1b, `tcp-reno.cc` up to
+//! v1.35 and `tcp.cc` v1.122, the simulator of the RIO seed) behaved differently, and
+//! `ns2_compat` selects that behaviour:
+//! - **Successive fast retransmits.** `dupack_action()` retransmits again on the
+//!   DupThresh-th duplicate ACK after a partial ACK ended fast recovery, because the last
+//!   window reduction was a fast retransmit (`allow_fast_retransmit`); only after a
+//!   timeout (`bugFix_`) does it wait for an ACK beyond `recover`. With two or three losses
+//!   in a window Reno therefore halves cwnd once per loss, one loss per RTT, and times out
+//!   only when too few duplicate ACKs come back (Fall & Floyd 1996's Reno).
+//! - **ssthresh from cwnd.** Every fast retransmit and every timeout sets
+//!   `halfwin = ⌊⌊min(cwnd, rwnd)/MSS⌋/2⌋`, `ssthresh = max(halfwin, 2)·MSS`
+//!   (`slowdown(CLOSE_SSTHRESH_HALF)`), not FlightSize/2: the second fast retransmit of a
+//!   window halves the already halved cwnd, and a timeout right after another one finds
+//!   cwnd = 1 MSS and sets ssthresh = 2 MSS (nothing is held). Fast retransmit sets
+//!   `cwnd = halfwin·MSS` (`CLOSE_CWND_HALF`, possibly below 2 MSS), a timeout 1 MSS.
+//! - **dupwnd.** The inflation is kept apart from cwnd: `dupwnd = DupThresh·MSS` at the
+//!   DupThresh-th duplicate ACK, `+MSS` per further one, zeroed by any new ACK and by a
+//!   timeout; the window is `cwnd + dupwnd` ([`TcpSender::cwnd`] reports that sum). ns-2
+//!   inflates even when `dupack_action()` declined to retransmit (after a timeout), which
+//!   lets go-back-N run ahead on duplicate ACKs; so does this mode.
+//! - **Exit.** Any new ACK ends fast recovery, and that ACK opens cwnd like any other
+//!   (`recv_newack_helper` → `opencwnd`), from `cwnd = halfwin`.
+//!
+//! Left as above, because ns-2 does the same: RTT timing and its cancellation at fast
+//! retransmit and timeout (`reset_rtx_timer` clears `rtt_active_`), timer restart on each
+//! new ACK (`newtimer`), go-back-N after a timeout, limited transmit = `singledup_`
+//! (`send_one`: new data up to `cwnd + dupacks`; off by default in the ns-2 of 2000, on since
+//! 2001/11). Not reproduced: ns-2 restarted the timer *before* the RTT update of the same ACK
+//! until `timerfix_` (2001/05); `maxburst_` (0 = off in ns-2 by default). The timer
+//! arithmetic of ns-2 is in [`super::rtt`].
+//!
 //! # RTT sampling and Karn's rule
 //! No timestamps: one segment per RTT is timed, as in BSD and ns-2 — when new data is sent
 //! and none is being timed, its end and send time are recorded; the first ACK covering that
@@ -115,6 +149,14 @@ pub struct TcpSenderStats {
     pub rtt_samples: u64,
 }
 
+/// The last congestion response (ns-2 `last_cwnd_action_`), for the ns-2 Reno guard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LastAction {
+    None,
+    FastRetransmit,
+    Timeout,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Recovery {
     /// RFC 6582 `recover` / RFC 6675 `RecoveryPoint` (exclusive).
@@ -143,6 +185,11 @@ pub struct TcpSender {
     rwnd: u64,
     dupthresh: u32,
     limited_transmit: bool,
+    /// `TcpParams::ns2_compat`.
+    ns2: bool,
+    /// ns-2 Reno window inflation `dupwnd_` in bytes (only with `ns2` and Reno; else 0).
+    dupwnd: u64,
+    last_action: LastAction,
     /// One past the last byte the application offers (`u64::MAX` for bulk).
     app_end: u64,
     snd_una: u64,
@@ -187,6 +234,9 @@ impl TcpSender {
             rwnd: p.rwnd,
             dupthresh: p.dupack_threshold,
             limited_transmit: p.limited_transmit,
+            ns2: p.ns2_compat,
+            dupwnd: 0,
+            last_action: LastAction::None,
             app_end: match app {
                 App::Bulk => u64::MAX,
                 App::Bytes(n) => n,
@@ -208,7 +258,11 @@ impl TcpSender {
             rescue_rxt: None,
             pipe: 0,
             lost_end: 0,
-            rtt: RttEstimator::new(p.initial_rto, p.min_rto, p.max_rto, p.clock_granularity),
+            rtt: if p.ns2_compat {
+                RttEstimator::ns2(p.initial_rto, p.min_rto, p.max_rto, p.clock_granularity)
+            } else {
+                RttEstimator::new(p.initial_rto, p.min_rto, p.max_rto, p.clock_granularity)
+            },
             timing: None,
             rto_deadline: None,
             consecutive_rtos: 0,
@@ -218,9 +272,10 @@ impl TcpSender {
 
     // ----- accessors -----
 
-    /// Congestion window in bytes (inflated during Reno/NewReno fast recovery).
+    /// Congestion window in bytes, as it limits sending: inflated during Reno/NewReno fast
+    /// recovery (with `ns2_compat`, Reno's `cwnd + dupwnd`).
     pub fn cwnd(&self) -> u64 {
-        self.cwnd_fp >> FP
+        (self.cwnd_fp >> FP) + self.dupwnd
     }
     pub fn ssthresh(&self) -> u64 {
         self.ssthresh
@@ -281,6 +336,25 @@ impl TcpSender {
 
     fn set_cwnd(&mut self, bytes: u64) {
         self.cwnd_fp = bytes << FP;
+    }
+
+    /// cwnd without ns-2 Reno's `dupwnd` inflation.
+    fn cwnd_base(&self) -> u64 {
+        self.cwnd_fp >> FP
+    }
+
+    /// ns-2 (2000–2001) `Agent/TCP/Reno` behaviour is in force.
+    fn ns2_reno(&self) -> bool {
+        self.ns2 && self.variant == Variant::Reno
+    }
+
+    /// ns-2 `slowdown(CLOSE_SSTHRESH_HALF)`: `halfwin = ⌊window()/2⌋` packets with
+    /// `window() = ⌊min(cwnd, wnd_)⌋` (dupwnd is 0 whenever it is called); returns
+    /// (ssthresh = max(halfwin, 2), halfwin), in bytes.
+    fn ns2_halfwin(&self) -> (u64, u64) {
+        let win = self.cwnd_base().min(self.rwnd) / self.mss;
+        let half = win / 2;
+        (half.max(2) * self.mss, half * self.mss)
     }
 
     fn pipe_mode(&self) -> bool {
@@ -376,10 +450,19 @@ impl TcpSender {
         self.consecutive_rtos = 0;
         self.dupacks = 0;
         self.lt_sent = 0;
+        // ns-2 Reno recv(): any new ACK sets dupwnd_ = 0.
+        self.dupwnd = 0;
         let mut restart_timer = true;
         match self.recovery {
             None => self.grow_cwnd(acked),
             Some(mut rec) => match self.variant {
+                Variant::Reno if self.ns2 => {
+                    // ns-2 Reno: the first new ACK, full or partial, ends fast recovery
+                    // (dupwnd_ = 0 above; cwnd_ is already halfwin) and then, like every new
+                    // ACK, opens the window (recv_newack_helper -> opencwnd).
+                    self.recovery = None;
+                    self.grow_cwnd(acked);
+                }
                 Variant::Reno => {
                     // RFC 5681 §3.2 (6): when the next ACK arrives that acknowledges
                     // previously unacknowledged data, a TCP MUST set cwnd to ssthresh.
@@ -425,7 +508,7 @@ impl TcpSender {
 
     /// RFC 5681 §3.1 slow start / congestion avoidance for `acked` new bytes.
     fn grow_cwnd(&mut self, acked: u64) {
-        if self.cwnd() < self.ssthresh {
+        if self.cwnd_base() < self.ssthresh {
             // (2) cwnd += min (N, SMSS)
             self.cwnd_fp += acked.min(self.mss) << FP;
         } else {
@@ -439,7 +522,10 @@ impl TcpSender {
         self.dupacks = self.dupacks.saturating_add(1);
         self.stats.dupacks += 1;
         if self.recovery.is_some() {
-            if self.variant != Variant::Sack {
+            if self.ns2_reno() {
+                // ns-2 Reno: ++dupwnd_ for each duplicate ACK after the DupThresh-th.
+                self.dupwnd += self.mss;
+            } else if self.variant != Variant::Sack {
                 // RFC 5681 §3.2 (4): for each additional duplicate ACK, cwnd += SMSS.
                 self.cwnd_fp += self.mss << FP;
             }
@@ -449,6 +535,15 @@ impl TcpSender {
         // RFC 5681 §3.2 (2) / RFC 6675 §5 (1), (2).
         if (self.dupacks >= self.dupthresh || lost) && self.may_enter_recovery() {
             self.enter_recovery(now);
+        } else if self.ns2_reno() && self.dupacks >= self.dupthresh {
+            // ns-2 Reno recv(): `dupwnd_ = numdupacks_` at the DupThresh-th duplicate ACK
+            // and `++dupwnd_` after it, even when dupack_action() declined to retransmit
+            // (bugFix_ after a timeout): the window is inflated all the same.
+            if self.dupacks == self.dupthresh {
+                self.dupwnd = self.dupthresh as u64 * self.mss;
+            } else {
+                self.dupwnd += self.mss;
+            }
         }
     }
 
@@ -456,6 +551,13 @@ impl TcpSender {
     fn may_enter_recovery(&self) -> bool {
         match (self.variant, self.recover) {
             (_, None) => true,
+            // ns-2 Reno (before 2002) dupack_action(): go ahead if the ACK passed recover_
+            // or if the last window reduction was itself a fast retransmit
+            // (allow_fast_retransmit: last_cwnd_action_ == CWND_ACTION_DUPACK). Only a
+            // timeout (bugFix_) holds fast retransmit back until recover_ is passed.
+            (Variant::Reno, Some(r)) if self.ns2 => {
+                self.snd_una > r || self.last_action == LastAction::FastRetransmit
+            }
             // RFC 6582 §3.2 (2), careful variant: the ACK must cover more than recover.
             (Variant::Reno | Variant::NewReno, Some(r)) => self.snd_una > r,
             // RFC 6675 §5.1: no new recovery until HighACK >= RecoveryPoint.
@@ -464,10 +566,20 @@ impl TcpSender {
     }
 
     fn enter_recovery(&mut self, now: Time) {
-        // RFC 5681 (4): ssthresh = max (FlightSize / 2, 2*SMSS), FlightSize without the
-        // limited-transmit segments.
-        let flight = (self.snd_max - self.snd_una).saturating_sub(self.lt_sent);
-        self.ssthresh = (flight / 2).max(2 * self.mss);
+        if self.ns2_reno() {
+            // ns-2 slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF): from cwnd, not FlightSize.
+            let (ssthresh, half) = self.ns2_halfwin();
+            self.ssthresh = ssthresh;
+            self.set_cwnd(half);
+            // dupwnd_ = numdupacks_: the window in force is cwnd_ + dupwnd_.
+            self.dupwnd = self.dupthresh as u64 * self.mss;
+        } else {
+            // RFC 5681 (4): ssthresh = max (FlightSize / 2, 2*SMSS), FlightSize without the
+            // limited-transmit segments.
+            let flight = (self.snd_max - self.snd_una).saturating_sub(self.lt_sent);
+            self.ssthresh = (flight / 2).max(2 * self.mss);
+        }
+        self.last_action = LastAction::FastRetransmit;
         self.recover = Some(self.snd_max);
         self.recovery = Some(Recovery {
             point: self.snd_max,
@@ -479,6 +591,7 @@ impl TcpSender {
         self.timing = None;
         self.rto_deadline = Some(now + self.rtt.rto());
         match self.variant {
+            Variant::Reno if self.ns2 => {} // cwnd_ = halfwin and dupwnd_ set above
             Variant::Reno | Variant::NewReno => {
                 // RFC 5681 §3.2 (4): cwnd = ssthresh + 3*SMSS (DupThresh segments).
                 self.set_cwnd(self.ssthresh + self.dupthresh as u64 * self.mss);
@@ -723,7 +836,14 @@ impl TcpSender {
             return;
         }
         self.stats.timeouts += 1;
-        if self.consecutive_rtos == 0 {
+        // ns-2 RenoTcpAgent::timeout: dupwnd_ = 0 before TcpAgent::timeout.
+        self.dupwnd = 0;
+        self.last_action = LastAction::Timeout;
+        if self.ns2_reno() {
+            // ns-2 slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART): ssthresh from cwnd at
+            // every timeout, the second of a row included (cwnd is then 1: ssthresh = 2).
+            self.ssthresh = self.ns2_halfwin().0;
+        } else if self.consecutive_rtos == 0 {
             // RFC 5681 (4): ssthresh = max (FlightSize / 2, 2*SMSS); held constant when the
             // segment retransmitted by the previous timeout is itself lost.
             self.ssthresh = ((self.snd_max - self.snd_una) / 2).max(2 * self.mss);

@@ -13,6 +13,8 @@ use qoslab_algo::{Duration, Rate, Time};
 
 use super::*;
 
+mod ns2;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Log {
     Sent(Time, Segment),
@@ -569,6 +571,7 @@ proptest! {
     #[test]
     fn all_data_delivered_under_random_drops(
         v in 0usize..3,
+        ns2 in any::<bool>(),
         lt in any::<bool>(),
         delack in any::<bool>(),
         bottleneck in any::<bool>(),
@@ -580,6 +583,7 @@ proptest! {
         let p = TcpParams {
             variant: ALL[v],
             limited_transmit: lt,
+            ns2_compat: ns2,
             delayed_ack: delack.then_some(Duration::from_millis(100)),
             rwnd: 20_000,
             ..params(ALL[v])
