@@ -124,6 +124,7 @@ pub fn tcp_config(t: &TcpSpec) -> Result<TcpConfig, ConfigError> {
         initial_rto: t.initial_rto,
         clock_granularity: t.clock_granularity,
         delayed_ack: t.delayed_ack,
+        ns2_compat: t.ns2_compat,
         ..TcpParams::default()
     })
 }

@@ -16,6 +16,7 @@
 //! | `initial_rto` | `"1s"` | RFC 6298 (2.1) |
 //! | `clock_granularity` | `"0s"` | exact timers (RFC 6298's G = 0); set e.g. `"10ms"` for ns-2's `tcpTick_` |
 //! | `delayed_ack` | `"off"` | an ACK per segment, as ns-2's `TCPSink` used by the seeds |
+//! | `ns2_compat` | `false` | RFC behaviour; `true`: ns-2 (2000–2001) Reno loss response and tick timer (needs `clock_granularity > 0`) |
 //! | `bytes` | none | bulk transfer (infinite backlog, "FTP" in the seeds) |
 //!
 //! `rwnd` is a size (`"64KB"`) or a count of segments (`"100p"` = 100 × mss: the window
@@ -49,6 +50,7 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "initial_rto",
     "clock_granularity",
     "delayed_ack",
+    "ns2_compat",
     "bytes",
 ];
 pub(crate) const RATE_KEYS: &[&str] = &["rate", "size"];
@@ -221,6 +223,20 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
         None => None,
         Some(f) => delayed_ack(f)?,
     };
+    let ns2_compat = match t.get("ns2_compat") {
+        None => false,
+        Some(f) => {
+            let on = f.clone().bool()?;
+            // ns-2's timer counts in ticks of `tcpTick_`: it needs a granularity.
+            if on && clock_granularity == Duration::ZERO {
+                return Err(f.err(
+                    ErrorKind::Relation,
+                    "needs clock_granularity > 0 (ns-2's timer counts in ticks of tcpTick_, e.g. \"10ms\")",
+                ));
+            }
+            on
+        }
+    };
     let bytes = match t.get("bytes") {
         None => None,
         Some(f) => {
@@ -247,6 +263,7 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
         initial_rto,
         clock_granularity,
         delayed_ack,
+        ns2_compat,
         bytes,
     })
 }

@@ -271,6 +271,9 @@ pub struct TcpSpec {
     pub clock_granularity: Duration,
     /// Delayed-ACK timeout; None = an ACK for every segment.
     pub delayed_ack: Option<Duration>,
+    /// ns-2 (2000–2001) behaviour where it differs from the RFCs: Reno's loss response and
+    /// the tick-based retransmission timer (`TcpParams::ns2_compat`).
+    pub ns2_compat: bool,
     /// Bytes to transfer; None = bulk (infinite backlog).
     pub bytes: Option<u64>,
 }

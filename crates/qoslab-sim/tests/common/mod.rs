@@ -163,6 +163,7 @@ pub fn tcp_spec(variant: TcpVariant, mss: u32) -> TcpSpec {
         initial_rto: Duration::from_secs(1),
         clock_granularity: Duration::from_millis(10),
         delayed_ack: None,
+        ns2_compat: false,
         bytes: None,
     }
 }

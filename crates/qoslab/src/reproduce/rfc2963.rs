@@ -119,6 +119,7 @@ pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Result<Variant, String> {
         initial_rto: Duration::from_secs(1),
         clock_granularity: Duration::ZERO,
         delayed_ack: None,
+        ns2_compat: false,
         bytes: None,
     };
     let cbs = cbs_kbytes * KB;
