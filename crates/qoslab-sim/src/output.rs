@@ -103,6 +103,7 @@ pub fn run_and_render(sim: Simulator) -> Result<(RunResult, RunFiles), String> {
     sim.run_until(end);
     let samples = std::mem::take(&mut sim.samples);
     let flow_samples = std::mem::take(&mut sim.flow_samples);
+    let tcp_samples = std::mem::take(&mut sim.tcp_samples);
     let r = sim.finish()?;
     let mut files = vec![
         ("summary.json".to_string(), summary_json(&r)),
@@ -121,6 +122,21 @@ pub fn run_and_render(sim: Simulator) -> Result<(RunResult, RunFiles), String> {
             let _ = writeln!(s, "{:.6},{},{}", *t as f64 * 1e-9, flows[*f as usize], b);
         }
         files.push(("flow_series.csv".to_string(), s));
+    }
+    if !tcp_samples.is_empty() {
+        let mut s = String::from("time_s,flow,cwnd_bytes,ssthresh_bytes,srtt_s\n");
+        for x in &tcp_samples {
+            let _ = writeln!(
+                s,
+                "{:.6},{},{},{},{:.6}",
+                x.t_ns as f64 * 1e-9,
+                flows[x.flow as usize],
+                x.cwnd,
+                x.ssthresh,
+                x.srtt_ns as f64 * 1e-9
+            );
+        }
+        files.push(("tcp_series.csv".to_string(), s));
     }
     Ok((r, RunFiles { files }))
 }

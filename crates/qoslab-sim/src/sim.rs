@@ -179,6 +179,17 @@ pub struct FlowState {
     closed_fast_recoveries: u64,
 }
 
+/// A time-series sample of one TCP sender.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct TcpSample {
+    pub t_ns: u64,
+    pub flow: u32,
+    pub cwnd: u64,
+    pub ssthresh: u64,
+    /// Smoothed RTT in ns (0 before the first sample).
+    pub srtt_ns: u64,
+}
+
 /// A time-series sample of one monitored queue.
 #[derive(Clone, Copy, Debug, serde::Serialize)]
 pub struct QueueSample {
@@ -211,6 +222,8 @@ pub struct Simulator {
     pub samples: Vec<QueueSample>,
     /// Per-flow cumulative goodput bytes at each sample instant (flow-major within a sample).
     pub flow_samples: Vec<(u64, u32, u64)>,
+    /// TCP sender state at each sample instant (`output.tcp_series`).
+    pub tcp_samples: Vec<TcpSample>,
     outbox: Vec<(u32, Packet)>,
     events_processed: u64,
 }
@@ -351,6 +364,7 @@ impl Simulator {
             sample_interval: scenario.output.sample_interval,
             samples: Vec::new(),
             flow_samples: Vec::new(),
+            tcp_samples: Vec::new(),
             outbox: Vec::with_capacity(64),
             events_processed: 0,
             scenario: Scenario { ..scenario },
@@ -1060,7 +1074,9 @@ impl Simulator {
     /// The head of a link's pipe reaches the far end; the next one (if any) is armed.
     fn on_deliver(&mut self, li: u32) {
         let l = &mut self.links[li as usize];
-        let Some((_, id)) = l.pipe.pop_front() else { return };
+        let Some((_, id)) = l.pipe.pop_front() else {
+            return;
+        };
         let to = l.to;
         if let Some(&(next, _)) = l.pipe.front() {
             self.events.push(next, Event::Deliver { link: li });
@@ -1224,6 +1240,19 @@ impl Simulator {
         for (i, f) in self.flows.iter().enumerate() {
             self.flow_samples
                 .push((t.0, i as u32, f.counters.goodput_bytes));
+        }
+        if self.scenario.output.tcp_series {
+            for a in &self.agents {
+                if let (AgentKind::TcpSender { tcp, .. }, None) = (&a.kind, a.web) {
+                    self.tcp_samples.push(TcpSample {
+                        t_ns: t.0,
+                        flow: a.flow,
+                        cwnd: tcp.cwnd(),
+                        ssthresh: tcp.ssthresh(),
+                        srtt_ns: tcp.srtt().map_or(0, |d| d.0),
+                    });
+                }
+            }
         }
         if let Some(iv) = self.sample_interval {
             let next = t + iv;

@@ -22,7 +22,7 @@ use super::web;
 const TOP_KEYS: &[&str] = &[
     "name", "seed", "duration", "warmup", "output", "node", "link", "flow", "web", "defaults",
 ];
-const OUTPUT_KEYS: &[&str] = &["sample_interval", "monitor"];
+const OUTPUT_KEYS: &[&str] = &["sample_interval", "monitor", "tcp_series"];
 const NODE_KEYS: &[&str] = &["name", "kind", "count"];
 const LINK_KEYS: &[&str] = &[
     "from",
@@ -573,6 +573,7 @@ impl<'a> Parser<'a> {
         let mut out = OutputSpec {
             sample_interval: None,
             monitor: Vec::new(),
+            tcp_series: false,
         };
         let Some(f) = root.get("output") else {
             return Ok(out);
@@ -585,6 +586,12 @@ impl<'a> Parser<'a> {
                 return Err(f.err(ErrorKind::BadValue, "must be > 0"));
             }
             out.sample_interval = Some(d);
+        }
+        if let Some(f) = t.get("tcp_series") {
+            out.tcp_series = f.clone().bool()?;
+            if out.tcp_series && out.sample_interval.is_none() {
+                return Err(f.err(ErrorKind::Relation, "needs sample_interval (the time series' step)"));
+            }
         }
         if let Some(f) = t.get("monitor") {
             for item in f.list()? {

@@ -286,4 +286,7 @@ pub struct OutputSpec {
     /// Links (indices into `links`) whose queue statistics are reported; empty = all
     /// links that saw a queue (`queue_len > 0` at some arrival) or a drop.
     pub monitor: Vec<usize>,
+    /// Record every long-lived TCP sender's cwnd, ssthresh and smoothed RTT at each sample
+    /// (`tcp_series.csv`); needs `sample_interval`.
+    pub tcp_series: bool,
 }

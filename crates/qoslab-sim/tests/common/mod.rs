@@ -57,6 +57,7 @@ pub fn dumbbell(
         output: OutputSpec {
             sample_interval: None,
             monitor: vec![],
+            tcp_series: false,
         },
     };
     for i in 0..n {

@@ -26,6 +26,7 @@ impl Net {
                 output: OutputSpec {
                     sample_interval: None,
                     monitor: Vec::new(),
+                    tcp_series: false,
                 },
             },
         }
