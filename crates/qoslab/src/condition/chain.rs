@@ -316,7 +316,7 @@ mod tests {
             ("[[stage]]\nkind = 'srtcm'\ncir = '2Mbps'\ncbs = '3000B'\nebs = '1B'\npbs = '3B'\n",
                 &["c.toml:6:", "stage[0].pbs: unknown key in an srtcm stage", "allowed: kind, mode, cir, cbs, ebs"]),
             ("[[stage]]\nkind = 'srtcm'\ncir = '2Mbs'\ncbs = '3000B'\nebs = '1B'\n",
-                &["c.toml:3:", "stage[0].cir = \"2Mbs\"", "unknown unit `Mbs`", "bps, Kbps, Mbps, Gbps"]),
+                &["c.toml:3:", "stage[0].cir = '2Mbs'", "unknown unit `Mbs`", "bps, Kbps, Mbps, Gbps"]),
             ("[[stage]]\nkind = 'srtcm'\ncir = 2000000\ncbs = '3000B'\nebs = '1B'\n",
                 &["c.toml:3:", "stage[0].cir = 2000000", "a rate needs a unit, written as a string"]),
             ("[[stage]]\nkind = 'srtcm'\ncir = '2Mbps'\nebs = '1B'\n",
@@ -326,13 +326,13 @@ mod tests {
             ("\n[[stage]]\nkind = 'trtcm'\ncir = '2Mbps'\ncbs = '1B'\npir = '1Mbps'\npbs = '1B'\n",
                 &["c.toml:2:", "PIR >= CIR", "RFC 2698"]),
             ("[[stage]]\nkind = 'srtcm'\nmode = 'colourful'\ncir = '2Mbps'\ncbs = '1B'\nebs = '1B'\n",
-                &["c.toml:3:", "stage[0].mode = \"colourful\"", "must be one of \"blind\", \"aware\""]),
-            ("[[stage]]\nkind = 'wred'\n", &["c.toml:2:", "stage[0].kind = \"wred\"", "must be one of \"srtcm\", \"trtcm\""]),
+                &["c.toml:3:", "stage[0].mode = 'colourful'", "must be one of \"blind\", \"aware\""]),
+            ("[[stage]]\nkind = 'wred'\n", &["c.toml:2:", "stage[0].kind = 'wred'", "must be one of \"srtcm\", \"trtcm\""]),
             ("[[stage]]\ncir = '1Mbps'\n", &["c.toml:1:", "stage[0]: missing key `kind`", "srtcm, trtcm"]),
             ("[[stage]]\nkind = 'token-bucket'\ncir='1Mbps'\ncbs='1KB'\naction='green'\n",
-                &["c.toml:5:", "stage[0].action = \"green\"", "must be one of \"drop\", \"yellow\", \"red\""]),
+                &["c.toml:5:", "stage[0].action = 'green'", "must be one of \"drop\", \"yellow\", \"red\""]),
             ("[[stage]]\nkind = 'tsw2cm'\ntarget='1Mbps'\nwindow='0s'\n", &["c.toml:1:", "`window`", "> 0"]),
-            ("[[stage]]\nkind = 'tsw2cm'\ntarget='1Mbps'\nwindow='1min'\n", &["c.toml:4:", "stage[0].window = \"1min\"", "ns, us, ms, s"]),
+            ("[[stage]]\nkind = 'tsw2cm'\ntarget='1Mbps'\nwindow='1min'\n", &["c.toml:4:", "stage[0].window = '1min'", "ns, us, ms, s"]),
             ("af_class = 5\n[[stage]]\nkind='tsw2cm'\ntarget='1Mbps'\n", &["c.toml:1:", "af_class = 5", "1, 2, 3 or 4"]),
             ("seed = -1\n[[stage]]\nkind='tsw2cm'\ntarget='1Mbps'\n", &["c.toml:1:", "seed = -1", "must be an integer in [0, "]),
             ("seed = 1\n", &["c.toml:2:", "no [[stage]]"]),
@@ -344,18 +344,20 @@ mod tests {
             (&format!("{SRRAS}line_rate='2Mbps'\n"), &["c.toml:1:", "RFC 2963 §2.2", "CIR <= MIR <= line rate"]),
             (&SRRAS.replace("mir_th='20KB'", "mir_th='100KB'"), &["c.toml:1:", "CIR_th <= MIR_th <= buffer size"]),
             (&format!("{SRRAS}k='0s'\n"), &["c.toml:1:", "K", "> 0"]),
-            (&format!("{SRRAS}k='1.5ns'\n"), &["c.toml:8:", "stage[0].k = \"1.5ns\"", "nanoseconds"]),
+            (&format!("{SRRAS}k='1.5ns'\n"), &["c.toml:8:", "stage[0].k = '1.5ns'", "nanoseconds"]),
             (&TRRAS.replace("pir_th='12KB'", "pir_th='30KB'"), &["c.toml:1:", "RFC 2963 §2.4", "CIR_th <= PIR_th <= MIR_th <= buffer size"]),
             (&TRRAS.replace("pir='4Mbps'", "pir='40Mbps'"), &["c.toml:1:", "RFC 2963 §2.4", "CIR <= PIR <= MIR <= line rate"]),
             ("[[stage]]\nkind='tb-shaper'\nrate='1Mbps'\ndepth='0B'\nbuffer='1KB'\n", &["c.toml:1:", "`depth` = 0", ">= 1 byte"]),
-            ("[[stage]]\nkind='tb-shaper'\nrate='1MBps'\ndepth='1B'\nbuffer='1KB'\n", &["c.toml:3:", "stage[0].rate = \"1MBps\"", "bits per second"]),
+            ("[[stage]]\nkind='tb-shaper'\nrate='1MBps'\ndepth='1B'\nbuffer='1KB'\n", &["c.toml:3:", "stage[0].rate = '1MBps'", "bits per second"]),
             ("[[stage]]\nkind='tb-shaper'\nrate='1Mbps'\ncbs='1B'\n", &["c.toml:4:", "stage[0].cbs: unknown key in a tb-shaper stage", "rate, depth, buffer"]),
             // Green RAS couplings (RFC 2963 §3), reported at the green RAS's `kind`.
-            (G_SRRAS, &["c.toml:2:", "stage[0].kind = \"g-srras\"", "RFC 2963 §3.3: a G-srRAS must be followed by the srTCM it is coupled to", "it is the last stage"]),
+            (G_SRRAS, &["c.toml:2:", "stage[0].kind = 'g-srras'", "RFC 2963 §3.3: a G-srRAS must be followed by the srTCM it is coupled to", "it is the last stage"]),
             (&format!("{G_SRRAS}{TRTCM}"), &["c.toml:2:", "RFC 2963 §3.3", "the next stage is a `trtcm`", "kind = \"srtcm\""]),
-            (&format!("{TRTCM}{G_TRRAS}{SRTCM}"), &["c.toml:8:", "stage[1].kind = \"g-trras\"", "RFC 2963 §3.5: a G-trRAS must be followed by the trTCM it is coupled to", "the next stage is a `srtcm`"]),
-            (&format!("{G_TRRAS}{G_TRRAS}{TRTCM}"), &["c.toml:2:", "stage[0].kind = \"g-trras\"", "the next stage is a `g-trras`"]),
+            (&format!("{TRTCM}{G_TRRAS}{SRTCM}"), &["c.toml:8:", "stage[1].kind = 'g-trras'", "RFC 2963 §3.5: a G-trRAS must be followed by the trTCM it is coupled to", "the next stage is a `srtcm`"]),
+            (&format!("{G_TRRAS}{G_TRRAS}{TRTCM}"), &["c.toml:2:", "stage[0].kind = 'g-trras'", "the next stage is a `g-trras`"]),
         ];
+        // Every mismatch is listed, not only the first.
+        let mut wrong = Vec::new();
         for (text, wants) in cases {
             if wants.is_empty() {
                 // A valid base for the variations below: it must parse.
@@ -364,8 +366,11 @@ mod tests {
             }
             let msg = err(text);
             for w in *wants {
-                assert!(msg.contains(w), "message {msg:?} lacks {w:?} for\n{text}");
+                if !msg.contains(w) {
+                    wrong.push(format!("message {msg:?} lacks {w:?} for\n{text}"));
+                }
             }
         }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
     }
 }
