@@ -177,8 +177,8 @@ pub(crate) fn conditioner(f: Field<'_>, link_rate: Rate) -> Res<ConditionerSpec>
             }
             StageParams::Meter(m) => spec.meters.push(m),
         }
+        read.push((s.kind.clone(), kind_f));
         spec.kinds.push(s.kind);
-        read.push(kind_f);
     }
     check_couplings(&read)?;
     Ok(spec)
@@ -278,8 +278,8 @@ pub fn parse_chain_str(text: &str, file: &str) -> Result<ChainSpec, ScenarioErro
     let mut kinds = Vec::with_capacity(items.len());
     for sf in items {
         let (s, kind_f) = stage(sf, RasDefaults::CHAIN)?;
+        kinds.push((s.kind.clone(), kind_f));
         stages.push(s);
-        kinds.push(kind_f);
     }
     // Any order: a chain runs its stages one after the other, shapers included.
     check_couplings(&kinds)?;
@@ -316,18 +316,14 @@ pub(crate) fn stage(f: Field<'_>, ras: RasDefaults) -> Res<(StageSpec, Field<'_>
 }
 
 /// RFC 2963 §3: a green RAS must be immediately followed by the TCM it consults. `kinds`
-/// are the `kind` fields of a chain's stages, in order.
-pub(crate) fn check_couplings(kinds: &[Field<'_>]) -> Res<()> {
-    let name = |f: &Field<'_>| match &f.v.kind {
-        Kind::Str(s) => s.clone(),
-        _ => String::new(),
-    };
-    for (i, f) in kinds.iter().enumerate() {
-        let kind = name(f);
+/// are a chain's stage kinds in order, each with its `kind` field (where an error is
+/// reported; the kind is passed resolved, as a counted table may give one per instance).
+pub(crate) fn check_couplings(kinds: &[(String, Field<'_>)]) -> Res<()> {
+    for (i, (kind, f)) in kinds.iter().enumerate() {
         let Some(&(_, meter, rule)) = COUPLINGS.iter().find(|c| c.0 == kind) else {
             continue;
         };
-        let next = match kinds.get(i + 1).map(name) {
+        let next = match kinds.get(i + 1).map(|(k, _)| k.as_str()) {
             Some(k) if k == meter => continue,
             Some(k) => format!("the next stage is a `{k}`"),
             None => "it is the last stage".to_string(),
@@ -649,6 +645,19 @@ mod tests {
         let e = link(&format!("{{ {TRTCM} }}, {{ {TRRAS} }}")).unwrap_err();
         assert!(
             e.to_string().contains("a shaper must be the first stage"),
+            "{e}"
+        );
+        // A counted link may give the kind per instance: the rule holds for each instance.
+        let sc = format!(
+            "duration = '1s'\nnode = [{{ name = 'a{{i}}', count = 2 }}, {{ name = 'b' }}]\n\
+             [[link]]\nfrom = 'a{{i}}'\nto = 'b'\ncount = 2\nrate = '34Mbps'\ndelay = '1ms'\n\
+             conditioner = [{{ {} }}, {{ kind = 'srtcm', cir = '2Mbps', cbs = '3KB', ebs = '3KB' }}]\n",
+            TRRAS.replace("'trras'", "['trras', 'g-trras']")
+        );
+        let e = super::super::parse_str(&sc, "s.toml").unwrap_err();
+        assert!(
+            e.to_string().contains("(i = 2): RFC 2963 §3.5")
+                && e.to_string().contains("the next stage is a `srtcm`"),
             "{e}"
         );
     }
