@@ -578,7 +578,7 @@ fn variants_differ_only_where_the_tables_say() {
     let Some(ShaperParams::Ras(want)) = &b.conditioner.as_ref().unwrap().shaper else {
         panic!("base C6: a trRAS")
     };
-    assert_eq!(cond.shaper, Some(ShaperParams::GreenRas(want.clone())));
+    assert_eq!(cond.shaper, Some(ShaperParams::GreenRas(*want)));
     // The largest CBS raises the shaper buffer to MIR_th = 4 CBS (RFC 2963 §2.4).
     let a7 = rfc.tables.iter().find(|t| t.id == "a7").unwrap();
     let sc = &rfc.variants[a7.rows[4].variant].scenario;
