@@ -1,4 +1,6 @@
-//! `qoslab` — the command line.
+//! `qoslab` — the command line: parses the arguments and maps failures to exit codes; the
+//! work is done by the library (`qoslab::condition`, `qoslab::reproduce`, ...; see its
+//! layer map in `lib.rs`).
 //!
 //! Exit status: 0 success, 2 bad input (scenario, chain or trace file), 1 internal failure
 //! (including a failed conservation check).
@@ -9,15 +11,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-
-mod condition;
-mod plot;
-mod progress;
-mod reproduce;
-mod summary;
+use qoslab::{condition, progress, reproduce, summary};
 
 #[derive(Parser)]
-#[command(name = "qoslab", version, about = "A fast, exact packet-level laboratory for network QoS mechanisms")]
+#[command(
+    name = "qoslab",
+    version,
+    about = "A fast, exact packet-level laboratory for network QoS mechanisms"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -53,10 +54,16 @@ struct Failure {
 }
 
 fn bad_input(msg: impl std::fmt::Display) -> Failure {
-    Failure { code: 2, msg: format!("error: {msg}") }
+    Failure {
+        code: 2,
+        msg: format!("error: {msg}"),
+    }
 }
 fn internal(msg: impl std::fmt::Display) -> Failure {
-    Failure { code: 1, msg: format!("internal error: {msg}") }
+    Failure {
+        code: 1,
+        msg: format!("internal error: {msg}"),
+    }
 }
 
 fn main() -> ExitCode {
@@ -69,11 +76,21 @@ fn main() -> ExitCode {
         }
     };
     let res = match cli.cmd {
-        Cmd::Run { scenario, seed, out, quiet } => cmd_run(&scenario, seed, out, quiet),
+        Cmd::Run {
+            scenario,
+            seed,
+            out,
+            quiet,
+        } => cmd_run(&scenario, seed, out, quiet),
         Cmd::Validate { scenario } => cmd_validate(&scenario),
-        Cmd::Condition(args) => condition::run(args)
-            .map_err(|e| Failure { code: e.exit_code() as u8, msg: format!("error: {e}") }),
-        Cmd::Reproduce(args) => reproduce::run(args).map_err(|e| Failure { code: e.exit_code(), msg: format!("error: {e}") }),
+        Cmd::Condition(args) => condition::run(args).map_err(|e| Failure {
+            code: e.exit_code() as u8,
+            msg: format!("error: {e}"),
+        }),
+        Cmd::Reproduce(args) => reproduce::run(args).map_err(|e| Failure {
+            code: e.exit_code(),
+            msg: format!("error: {e}"),
+        }),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,
@@ -104,7 +121,12 @@ fn cmd_validate(path: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-fn cmd_run(path: &Path, seed: Option<u64>, out: Option<PathBuf>, quiet: bool) -> Result<(), Failure> {
+fn cmd_run(
+    path: &Path,
+    seed: Option<u64>,
+    out: Option<PathBuf>,
+    quiet: bool,
+) -> Result<(), Failure> {
     let s = load(path)?;
     let seed = seed.unwrap_or(s.seed);
     let out = out.unwrap_or_else(|| PathBuf::from("out").join(&s.name));
@@ -116,17 +138,30 @@ fn cmd_run(path: &Path, seed: Option<u64>, out: Option<PathBuf>, quiet: bool) ->
     for k in 1..=steps {
         let t = qoslab_algo::Time(end.0 / steps * k);
         sim.run_until(if k == steps { end } else { t });
-        bar.update(k as f64 / steps as f64, &format!("{:.1}/{:.1} s simulated", sim.now().as_secs_f64(), end.as_secs_f64()));
+        bar.update(
+            k as f64 / steps as f64,
+            &format!(
+                "{:.1}/{:.1} s simulated",
+                sim.now().as_secs_f64(),
+                end.as_secs_f64()
+            ),
+        );
     }
     bar.finish();
     let wall = t0.elapsed().as_secs_f64();
     let events = sim.events_processed();
     let (r, files) = qoslab_sim::output::run_and_render(sim).map_err(internal)?;
-    qoslab_sim::output::write_files(&out, &files).map_err(|e| internal(format!("writing {}: {e}", out.display())))?;
+    qoslab_sim::output::write_files(&out, &files)
+        .map_err(|e| internal(format!("writing {}: {e}", out.display())))?;
     if !quiet {
         print!("{}", summary::render(&r));
         println!("wrote {} ({} files)", out.display(), files.files.len());
-        eprintln!("wall {:.3} s, {} events, {:.2} M events/s", wall, events, events as f64 / wall / 1e6);
+        eprintln!(
+            "wall {:.3} s, {} events, {:.2} M events/s",
+            wall,
+            events,
+            events as f64 / wall / 1e6
+        );
     }
     Ok(())
 }

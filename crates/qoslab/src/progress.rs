@@ -13,7 +13,12 @@ pub struct Bar {
 
 impl Bar {
     pub fn new(enabled: bool, label: &'static str) -> Self {
-        Bar { enabled, shown: false, start: Instant::now(), label }
+        Bar {
+            enabled,
+            shown: false,
+            start: Instant::now(),
+            label,
+        }
     }
 
     pub fn update(&mut self, frac: f64, detail: &str) {
@@ -24,7 +29,11 @@ impl Bar {
         let width = 30;
         let filled = ((frac.clamp(0.0, 1.0)) * width as f64) as usize;
         let elapsed = self.start.elapsed().as_secs_f64();
-        let eta = if frac > 0.0 { elapsed * (1.0 - frac) / frac } else { 0.0 };
+        let eta = if frac > 0.0 {
+            elapsed * (1.0 - frac) / frac
+        } else {
+            0.0
+        };
         let mut e = std::io::stderr().lock();
         let _ = write!(
             e,

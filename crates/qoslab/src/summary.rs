@@ -42,7 +42,18 @@ pub fn render(r: &RunResult) -> String {
     let _ = writeln!(
         s,
         "  {:<10} {:>6} {:>9} {:>8} {:>8} {:>8} {:>7} {:>7} {:>7} {:>6} {:>5} {:>5}",
-        "link", "util", "arrivals", "overflow", "early", "forced", "marks", "mean", "std", "empty", "p90", "p99"
+        "link",
+        "util",
+        "arrivals",
+        "overflow",
+        "early",
+        "forced",
+        "marks",
+        "mean",
+        "std",
+        "empty",
+        "p90",
+        "p99"
     );
     for q in &r.queues {
         let m = &q.measured;

@@ -57,7 +57,8 @@ fn unknown_key_is_exit_2_with_file_line_and_allowed_keys() {
     assert_eq!(code, 2);
     assert!(stderr.contains("bad_key.toml:6:"), "{stderr}");
     assert!(
-        stderr.contains("unknown key `pbs`") && stderr.contains("kind, mode, cir, cbs, ebs"),
+        stderr.contains("stage[0].pbs: unknown key in an srtcm stage")
+            && stderr.contains("kind, mode, cir, cbs, ebs"),
         "{stderr}"
     );
     assert!(!out.exists());

@@ -159,9 +159,9 @@ fn bad_coupling_is_exit_2_with_the_rule() {
     assert_eq!(code, 2, "{stderr}");
     for want in [
         "bad_coupling.toml:3:",
-        "stage 1 (g-trras)",
+        "stage[0].kind = \"g-trras\"",
         "RFC 2963 §3.5: a G-trRAS must be followed by the trTCM it is coupled to",
-        "stage 2 is a srtcm",
+        "the next stage is a `srtcm`",
     ] {
         assert!(stderr.contains(want), "{stderr:?} lacks {want:?}");
     }

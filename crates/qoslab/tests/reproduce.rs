@@ -1,84 +1,58 @@
 //! Tests of `qoslab reproduce` on a small UDP experiment defined here, and of the
 //! published-data files and experiment definitions.
-//!
-//! `qoslab` is a binary crate, so the modules are included by path.
-#![allow(dead_code)]
 
-#[path = "../src/plot/mod.rs"]
-mod plot;
-#[path = "../src/progress.rs"]
-mod progress;
-#[path = "../src/reproduce/mod.rs"]
-mod reproduce;
+use qoslab_algo::Duration;
+use qoslab_sim::scenario::spec::NodeKind;
 
-use qoslab_algo::{Duration, Rate};
-use qoslab_sim::scenario::spec::{FlowKind, Limit, NodeKind, QueueSpec, QueueUnit, RedSpec};
-
+use qoslab::reproduce;
 use reproduce::experiment::{
     Column, Experiment, Figure, FigureKind, Quick, Row, SeedPolicy, Table, Variant,
 };
 use reproduce::metric::{FlowSel, Metric};
 use reproduce::published;
 use reproduce::stats::Summary;
-use reproduce::topo::{drop_tail, Net};
 use reproduce::{Options, ReproduceError};
 
 const LINK: &str = "R->H2";
 
 /// H1 -> R -> H2 with a 10 Mb/s RED bottleneck and one Poisson flow of `rate_mbps`.
 fn udp_variant(rate_mbps: u64) -> Variant {
-    let mut net = Net::new(
-        "udp-test",
-        Duration::from_millis(1500),
-        Duration::from_millis(500),
+    let text = format!(
+        r#"
+name = "udp-test"
+duration = "1.5s"
+warmup = "0.5s"
+output = {{ sample_interval = "10ms", monitor = ["{LINK}"] }}
+node = [{{ name = "H1" }}, {{ name = "R", kind = "router" }}, {{ name = "H2" }}]
+
+[[link]]
+from = "H1"
+to = "R"
+rate = "100Mbps"
+delay = "1ms"
+queue = {{ kind = "drop-tail", limit = "1000p" }}
+
+[[link]]
+from = "R"
+to = "H2"
+rate = "10Mbps"
+delay = "5ms"
+queue = {{ kind = "red", limit = "100p", min_th = 5, max_th = 15, max_p = 0.1, w_q = 0.002, gentle = false, mean_pkt_size = "500B" }}
+reverse_queue = {{ kind = "drop-tail", limit = "100p" }}
+
+[[flow]]
+name = "u1"
+src = "H1"
+dst = "H2"
+kind = "poisson"
+rate = "{rate_mbps}Mbps"
+size = "500B"
+"#
     );
-    let h1 = net.node("H1", NodeKind::Host);
-    let r = net.node("R", NodeKind::Router);
-    let h2 = net.node("H2", NodeKind::Host);
-    net.duplex(
-        h1,
-        r,
-        Rate::from_mbps(100),
-        Duration::from_millis(1),
-        drop_tail(1000),
-        drop_tail(1000),
-    );
-    let red = QueueSpec::Red {
-        limit: Limit::Packets(100),
-        red: RedSpec {
-            min_th: 5.0,
-            max_th: 15.0,
-            max_p: 0.1,
-            w_q: 0.002,
-            gentle: false,
-            byte_mode: false,
-            queue_unit: QueueUnit::Packets,
-            mean_pkt_size: 500,
-            ecn: false,
-            adaptive: false,
-        },
-    };
-    net.duplex(
-        r,
-        h2,
-        Rate::from_mbps(10),
-        Duration::from_millis(5),
-        red,
-        drop_tail(100),
-    );
-    net.flow(
-        "u1",
-        h1,
-        h2,
-        FlowKind::Poisson {
-            rate: Rate::from_mbps(rate_mbps),
-            size: 500,
-        },
-    );
-    net.monitor(LINK, Some(Duration::from_millis(10)));
+    let scenario = qoslab_sim::scenario::parse_str(&text, "udp-test.toml").unwrap();
     Variant {
         key: format!("poisson {rate_mbps} Mb/s"),
-        scenario: net.sc,
+        scenario,
         seeds: SeedPolicy::Replicate,
     }
 }
@@ -513,7 +487,8 @@ fn experiment_definitions_are_consistent_and_match_their_data_files() {
 
 #[test]
 fn variants_differ_only_where_the_tables_say() {
-    use qoslab_sim::scenario::spec::{FlowKind, QueueSpec, TcpVariant};
+    use qoslab_algo::shaper::ShaperParams;
+    use qoslab_sim::scenario::spec::{FlowKind, MeterSpec, QueueSpec, TcpVariant};
     let exps = reproduce::registry().unwrap();
     let rio = &exps[0];
     let t2 = &rio.tables[1];
@@ -549,14 +524,20 @@ fn variants_differ_only_where_the_tables_say() {
     }
     // RFC 2963: C6..C10 shaped, C1..C5 not; the CBS of the A.4 row is on every trTCM.
     let rfc = &exps[1];
+    let base = reproduce::rfc2963::base().unwrap();
     let a4 = rfc.tables.iter().find(|t| t.id == "a4").unwrap();
+    assert_eq!(a4.rows[2].keys, ["30"]);
     let sc = &rfc.variants[a4.rows[2].variant].scenario;
-    for c in 1..=10 {
-        let l = sc
-            .links
-            .iter()
-            .find(|l| l.name == format!("C{c}->ER1"))
-            .unwrap();
+    assert_eq!(
+        (&sc.nodes, &sc.flows, &sc.output),
+        (&base.nodes, &base.flows, &base.output)
+    );
+    for (l, b) in sc.links.iter().zip(&base.links) {
+        let Some(c) = (1..=10).find(|c| l.name == format!("C{c}->ER1")) else {
+            assert_eq!(l, b, "only the customer links' conditioners change");
+            continue;
+        };
+        assert_eq!((l.rate, l.delay, &l.queue), (b.rate, b.delay, &b.queue));
         let cond = l.conditioner.as_ref().unwrap();
         assert_eq!(cond.shaper.is_some(), c > 5, "C{c}");
         let expect: &[&str] = if c > 5 {
@@ -565,7 +546,47 @@ fn variants_differ_only_where_the_tables_say() {
             &["trtcm"]
         };
         assert_eq!(cond.kinds, expect);
+        // CBS 30 KB, PBS = 2 CBS; CIR and PIR as in base.toml.
+        let (MeterSpec::TrTcm(t), MeterSpec::TrTcm(bt)) =
+            (cond.meters[0], b.conditioner.as_ref().unwrap().meters[0])
+        else {
+            panic!("C{c}: not a trTCM")
+        };
+        assert_eq!(
+            (t.cbs, t.pbs, t.cir, t.pir),
+            (30_000, 60_000, bt.cir, bt.pir)
+        );
+        if let Some(ShaperParams::Ras(r)) = &cond.shaper {
+            // CIR_th = CBS, PIR_th = PBS, MIR_th = 2 PBS; buffer 640 KB >= MIR_th.
+            assert_eq!(
+                (r.cir_th(), r.pir_th(), r.mir_th(), r.buffer()),
+                (30_000, 60_000, 120_000, 640_000)
+            );
+        }
     }
+    // The A.2/A.3 variant (trRAS, CBS 3 KB) is base.toml itself; A.5/A.6 swaps in G-trRAS.
+    let a2 = &rfc.tables[0];
+    let mut sc = rfc.variants[a2.rows[0].variant].scenario.clone();
+    sc.name = base.name.clone();
+    assert_eq!(sc, base);
+    let a6 = rfc.tables.iter().find(|t| t.id == "a6").unwrap();
+    let sc = &rfc.variants[a6.rows[0].variant].scenario;
+    let l = sc.links.iter().find(|l| l.name == "C6->ER1").unwrap();
+    let cond = l.conditioner.as_ref().unwrap();
+    assert_eq!(cond.kinds, ["g-trras", "trtcm"]);
+    let b = base.links.iter().find(|l| l.name == "C6->ER1").unwrap();
+    let Some(ShaperParams::Ras(want)) = &b.conditioner.as_ref().unwrap().shaper else {
+        panic!("base C6: a trRAS")
+    };
+    assert_eq!(cond.shaper, Some(ShaperParams::GreenRas(*want)));
+    // The largest CBS raises the shaper buffer to MIR_th = 4 CBS (RFC 2963 §2.4).
+    let a7 = rfc.tables.iter().find(|t| t.id == "a7").unwrap();
+    let sc = &rfc.variants[a7.rows[4].variant].scenario;
+    let l = sc.links.iter().find(|l| l.name == "C8->ER1").unwrap();
+    let Some(ShaperParams::GreenRas(r)) = &l.conditioner.as_ref().unwrap().shaper else {
+        panic!("C8: a G-trRAS")
+    };
+    assert_eq!((r.mir_th(), r.buffer()), (1_200_000, 1_200_000));
 }
 
 #[test]

@@ -16,6 +16,7 @@
 //! | `parse.rs` | top level, nodes, links, flows, output; names, references, reachability |
 //! | `queue.rs` | drop-tail, RED, RIO queues and link loss |
 //! | `flow.rs` | TCP settings and their defaults, CBR, Poisson |
+//! | `conditioner.rs` | conditioning stages of links and of chain files ([`parse_chain_str`]) |
 //! | `units.rs` | exact quantities: `"70Mbps"`, `"0.1s"`, `"64KiB"`, `"300p"` |
 //! | `reader.rs` | typed, located access to the TOML tree; `count`, `{i}`, ranges |
 //! | `value.rs` | the TOML tree with the span of every key and value |
@@ -154,4 +155,7 @@ mod value;
 mod web;
 
 pub use error::{ErrorKind, ScenarioError};
+pub use conditioner::{
+    parse_chain_str, ChainSpec, StageParams, StageSpec, DEFAULT_K, STAGE_KINDS,
+};
 pub use parse::{load, parse_str};

@@ -46,7 +46,6 @@ impl Series {
             style: Style::Step,
         }
     }
-    #[allow(dead_code)] // histogram plots; no experiment draws one yet
     pub fn bars(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
         Series {
             name: name.into(),
@@ -426,7 +425,6 @@ pub fn cdf_from_hist(hist: &[u64]) -> Vec<(f64, f64)> {
 }
 
 /// The probability mass of a histogram in bins of `bin` values: (bin centre, fraction).
-#[allow(dead_code)] // histogram plots; no experiment draws one yet
 pub fn pmf_from_hist(hist: &[u64], bin: usize) -> Vec<(f64, f64)> {
     let bin = bin.max(1);
     let n: u64 = hist.iter().sum();

@@ -55,7 +55,6 @@ pub enum SeedPolicy {
     /// Seeds 1..=N (N from `--seeds`, `--quick` or the experiment's default).
     Replicate,
     /// A deterministic variant: one run with this seed, whatever N is.
-    #[allow(dead_code)] // for deterministic variants; the current experiments all replicate
     Fixed(u64),
 }
 

@@ -11,10 +11,11 @@ use qoslab_sim::result::{QueueResult, RunResult};
 /// A set of flows, by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FlowSel {
-    #[allow(dead_code)] // used by tests; the current experiments select by prefix
     All,
     /// Flows whose name starts with this prefix (e.g. "C1/" for the hosts of LAN C1).
     Prefix(String),
+    /// Flows with one of these names (e.g. "w1".."w10", the workstations of one LAN).
+    Names(Vec<String>),
 }
 
 impl FlowSel {
@@ -22,6 +23,7 @@ impl FlowSel {
         match self {
             FlowSel::All => true,
             FlowSel::Prefix(p) => name.starts_with(p.as_str()),
+            FlowSel::Names(names) => names.iter().any(|n| n == name),
         }
     }
 }

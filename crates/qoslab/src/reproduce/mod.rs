@@ -26,7 +26,6 @@ pub mod rfc2963;
 pub mod rio_hori2001;
 pub mod runner;
 pub mod stats;
-pub mod topo;
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;

@@ -52,7 +52,6 @@ const FILES: &[(&str, &str)] = &[
 ];
 
 /// The paths of all embedded data files.
-#[allow(dead_code)] // used by tests
 pub fn files() -> impl Iterator<Item = &'static str> {
     FILES.iter().map(|f| f.0)
 }
@@ -177,7 +176,6 @@ impl Published {
     }
 
     /// Rows that have at least one value.
-    #[allow(dead_code)] // used by tests
     pub fn rows_with_values(&self, key_names: &[&str]) -> usize {
         let keys: Vec<usize> = key_names.iter().filter_map(|k| self.column(k)).collect();
         self.rows

@@ -2,10 +2,10 @@
 //!
 //! The network (A.1): ten pairs of LANs; LAN c has ten workstations on a switched 10 Mb/s
 //! LAN (1 ms links) behind customer router Cc, connected by a 34 Mb/s, 2.5 ms link to edge
-//! router ER1; ER1->ER2 is the 70 Mb/s bottleneck with three-colour RIO; ER2 reaches
-//! customer routers Cc' (34 Mb/s, 2.5 ms) and their LANs. Workstation k of LAN c sends one
-//! bulk SACK TCP flow (MSS 1460 B, window 64 KB) to workstation k of LAN c'. 102 s
-//! simulated, statistics after 2 s.
+//! router ER1; ER1->ER2 is the 70 Mb/s bottleneck with three-colour RIO; ER2 reaches the
+//! customer routers of the other side (34 Mb/s, 2.5 ms) and their LANs. Every workstation
+//! sends one bulk SACK TCP flow (MSS 1460 B, window 64 KB) to its peer across the backbone.
+//! 102 s simulated, statistics after 2 s.
 //!
 //! Conditioning (A.1; the seed copy lacks Table A.1, so its parameters come from the
 //! text): every customer router has a colour-blind trTCM for its LAN's aggregate, CIR 2, 4,
@@ -17,36 +17,45 @@
 //! * A.2 / A.3: CBS 3 KB, trRAS; per LAN green, yellow, total throughput, C1..C5 / C6..C10.
 //! * A.4: goodput of the LANs of C1, C6, C3, C8 vs CBS (trRAS).
 //! * A.5 / A.6: as A.2 / A.3 with the G-trRAS. A.7: as A.4 with the G-trRAS.
+//!
+//! The network, the conditioners at CBS 3 KB (the setting of A.2/A.3), the RIO queue and the
+//! TCP settings are those of the base scenario `scenarios/rfc2963/base.toml` (compiled in;
+//! its header documents its own open choices). Each variant overrides the base: the CBS of
+//! every trTCM (with PBS and the shaper thresholds that the base derives from it) and, for
+//! A.5–A.7, trRAS → G-trRAS on C6..C10. The choices this experiment adds are in [`NOTES`],
+//! printed with the results.
 
-use qoslab_algo::meter::{trtcm::TrTcmParams, ColorMode};
-use qoslab_algo::shaper::{RasParams, ShaperParams, TrRasConfig};
-use qoslab_algo::{Color, Duration, Rate};
-use qoslab_sim::scenario::spec::{
-    ConditionerSpec, FlowKind, Limit, MeterSpec, NodeKind, QueueSpec, QueueUnit, RioCoupling,
-    RioPrecedenceSpec, TcpSpec, TcpVariant,
-};
+use qoslab_algo::meter::trtcm::TrTcmParams;
+use qoslab_algo::shaper::{RasKind, RasParams, ShaperParams, TrRasConfig};
+use qoslab_algo::Color;
+use qoslab_algo::Duration;
+use qoslab_sim::scenario::spec::{ConditionerSpec, MeterSpec, QueueSpec, Scenario};
 
 use super::experiment::{Column, Experiment, Quick, Row, SeedPolicy, Table, Variant};
 use super::metric::{FlowSel, Metric};
-use super::topo::{drop_tail, Net};
 
 pub const NAME: &str = "rfc2963";
 pub const BOTTLENECK: &str = "ER1->ER2";
-const MSS: u32 = 1460;
-const HEADER: u32 = 40;
+
+/// The base scenario (network, conditioners at CBS 3 KB with trRAS, RIO, TCP settings).
+pub const BASE_FILE: &str = "scenarios/rfc2963/base.toml";
+const BASE: &str = include_str!("../../../../scenarios/rfc2963/base.toml");
+
 /// 1 KByte = 1000 bytes (the scenario parser's "KB").
 const KB: u64 = 1000;
+/// Customer routers per side, workstations per LAN (base.toml: W_i is on LAN (i-1)/10+1).
+const ROUTERS: usize = 10;
+const HOSTS: usize = 10;
 
 /// CBS values (KBytes) of Tables A.4 and A.7: our choice (the seed copy lacks the rows).
 pub const CBS_SWEEP: [u64; 5] = [3, 10, 30, 100, 300];
 
-const NOTES: &[&str] = &[
+pub const NOTES: &[&str] = &[
+    "Network, conditioners, RIO and TCP: scenarios/rfc2963/base.toml, whose header documents its choices (among them: ER1-ER2 delay 0 ms, not stated in the seed copy; every other queue 1000-packet drop-tail; three-colour RIO coupled, not gentle, averages in packets; TCP SACK, MSS 1460 B + 40 B headers, window 64 000 B, an ACK per segment, IW 2, min RTO 200 ms, 10 ms timer tick; flows start in [0, 100 ms)).",
     "Table A.1 (the trTCM parameters) is not in the seed copy; parameters come from the text: CIR 2/4/6/8/10 Mb/s for C1..C5 and C6..C10, PIR = 2 CIR, PBS = 2 CBS, CBS 3 KBytes for A.2/A.3/A.5/A.6; 1 KByte = 1000 bytes.",
     "Tables A.4 and A.7 have neither values nor rows in the seed copy: we run CBS = 3, 10, 30, 100, 300 KBytes (\"a CBS of a few hundred KBytes is probably too large\").",
-    "The rate adaptive shapers' settings are not given in the seed copy: MIR = 34 Mb/s (the line rate of the customer-edge link, \"a typical value\"), CIR_th = CBS, PIR_th = PBS, MIR_th = 2 PBS, buffer max(640 KB, MIR_th) (ten 64 KB windows: no shaper loss; RFC 2963 §2.4 needs MIR_th <= buffer), EAR constant K = 100 ms.",
-    "The ER1-ER2 link delay is not stated in the seed copy: 5 ms. Queue limits: ER1->ER2 1000 packets (above the green max_th of 800); every other queue 1000-packet drop-tail (\"no losses occur inside the edge routers\").",
-    "Three-colour RIO is coupled (each colour's average counts its own and the more preferred colours), not gentle, averages in packets.",
-    "TCP: SACK, MSS 1460 B payload + 40 B headers, receiver window 64 000 B, an ACK per segment, min RTO 1 s (the scenario parser's defaults otherwise); all flows start at 0 s.",
+    "The rate adaptive shapers' settings are not given in the seed copy: as base.toml, MIR = line rate = 34 Mb/s, CIR_th = CBS, PIR_th = PBS, MIR_th = 2 PBS, EAR constant K = 100 ms; buffer 640 KB (ten 64 KB windows: no shaper loss), raised to MIR_th when the CBS sweep makes MIR_th larger (RFC 2963 §2.4 needs MIR_th <= buffer).",
+    "Variants: the CBS of every trTCM (with PBS and the shaper thresholds above) and, for A.5-A.7, the trRAS of C6..C10 replaced by a G-trRAS with the same settings; everything else is base.toml.",
     "Throughput by colour (A.2, A.3, A.5, A.6) counts data bytes on the wire delivered to the receivers, by the colour the ingress marked; goodput (A.4, A.7) counts unique payload bytes delivered in order.",
 ];
 
@@ -57,162 +66,144 @@ pub enum Shaping {
     GreenTrRas,
 }
 
-/// CIR (Mb/s) of customer router c = 1..=10.
-pub fn cir_mbps(c: usize) -> u64 {
-    2 * (((c - 1) % 5) as u64 + 1)
+/// The link that carries LAN `c`'s aggregate through its conditioner (c = 1..=10).
+pub fn customer_link(c: usize) -> String {
+    format!("C{c}->ER1")
 }
 
-/// The whole network of A.1 with `shaping` on C6..C10 and this CBS on every trTCM.
-pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Result<Variant, String> {
-    let mut net = Net::new("rfc2963", Duration::from_secs(102), Duration::from_secs(2));
-    let er1 = net.node("ER1", NodeKind::Router);
-    let er2 = net.node("ER2", NodeKind::Router);
-    let rio3 = QueueSpec::Rio {
-        limit: Limit::Packets(1000),
-        precedences: vec![
-            // "400 and 800 for the green packets", maxp 0.02
-            RioPrecedenceSpec {
-                min_th: 400.0,
-                max_th: 800.0,
-                max_p: 0.02,
-                w_q: 0.002,
-            },
-            // "200 and 400 packets for the yellow packets", maxp 0.05
-            RioPrecedenceSpec {
-                min_th: 200.0,
-                max_th: 400.0,
-                max_p: 0.05,
-                w_q: 0.002,
-            },
-            // "100 and 200 packets ... for the red packets", maxp 0.1
-            RioPrecedenceSpec {
-                min_th: 100.0,
-                max_th: 200.0,
-                max_p: 0.1,
-                w_q: 0.002,
-            },
-        ],
-        coupling: RioCoupling::Coupled,
-        gentle: false,
-        queue_unit: QueueUnit::Packets,
-        mean_pkt_size: MSS + HEADER,
-    };
-    net.duplex(
-        er1,
-        er2,
-        Rate::from_mbps(70),
-        Duration::from_millis(5),
-        rio3,
-        drop_tail(1000),
-    );
-    let spec = TcpSpec {
-        variant: TcpVariant::Sack,
-        mss: MSS,
-        header: HEADER,
-        ack_size: HEADER,
-        rwnd: 64 * KB,
-        // RFC 5681 §3.1: IW = 3 segments when 1095 < SMSS <= 2190 bytes.
-        init_cwnd: 3,
-        limited_transmit: true,
-        min_rto: Duration::from_secs(1),
-        max_rto: Duration::from_secs(60),
-        initial_rto: Duration::from_secs(1),
-        clock_granularity: Duration::ZERO,
-        delayed_ack: None,
-        ns2_compat: false,
-        bytes: None,
-    };
-    let cbs = cbs_kbytes * KB;
-    for c in 1..=10 {
-        let left = net.node(&format!("C{c}"), NodeKind::Router);
-        let right = net.node(&format!("C{c}'"), NodeKind::Router);
-        let edge = Rate::from_mbps(34);
-        net.duplex(
-            left,
-            er1,
-            edge,
-            Duration::from_micros(2500),
-            drop_tail(1000),
-            drop_tail(1000),
-        );
-        net.duplex(
-            er2,
-            right,
-            edge,
-            Duration::from_micros(2500),
-            drop_tail(1000),
-            drop_tail(1000),
-        );
-        for k in 1..=10 {
-            let a = net.node(&format!("W{c}.{k}"), NodeKind::Host);
-            let b = net.node(&format!("W{c}'.{k}"), NodeKind::Host);
-            net.duplex(
-                a,
-                left,
-                Rate::from_mbps(10),
-                Duration::from_millis(1),
-                drop_tail(1000),
-                drop_tail(1000),
-            );
-            net.duplex(
-                right,
-                b,
-                Rate::from_mbps(10),
-                Duration::from_millis(1),
-                drop_tail(1000),
-                drop_tail(1000),
-            );
-            net.flow(&format!("C{c}/{k}"), a, b, FlowKind::Tcp(spec.clone()));
-        }
-        // "All customer routers are equipped with a trTCM where the CIR are 2 Mbps for router
-        // C1 and C6, 4 Mbps for C2 and C7, ..." — one conditioner for the LAN's aggregate, on
-        // the link into the edge router.
-        let cir = Rate::from_mbps(cir_mbps(c));
-        // "the PIR is always twice as large as the CIR. Also the PBS is the double of the CBS."
-        let (pir, pbs) = (Rate(2 * cir.0), 2 * cbs);
-        let trtcm = TrTcmParams::new(ColorMode::Blind, cir, cbs, pir, pbs)
-            .map_err(|e| format!("C{c} trTCM: {e}"))?;
-        // "Routers C6-C10 also contain a trRAS in addition to the trTCM"
-        let shaper = if c > 5 {
-            let ras = RasParams::two_rate(&TrRasConfig {
-                cir,
-                pir,
-                mir: edge,
-                line_rate: edge,
-                cir_th: cbs,
-                pir_th: pbs,
-                mir_th: 2 * pbs,
-                // At least ten 64 KB windows (no shaper loss), and never below MIR_th
-                // (RFC 2963 §2.4: MIR_th <= buffer size).
-                buffer: (640 * KB).max(2 * pbs),
-                ear_window: Duration::from_millis(100),
-            })
-            .map_err(|e| format!("C{c} RAS: {e}"))?;
-            Some(match shaping {
-                Shaping::TrRas => ShaperParams::Ras(ras),
-                Shaping::GreenTrRas => ShaperParams::GreenRas(ras),
-            })
-        } else {
-            None
-        };
-        let mut kinds = Vec::new();
-        if shaper.is_some() {
-            kinds.push(match shaping {
-                Shaping::TrRas => "trras".to_string(),
-                Shaping::GreenTrRas => "g-trras".to_string(),
-            });
-        }
-        kinds.push("trtcm".to_string());
-        net.condition(
-            &format!("C{c}->ER1"),
-            ConditionerSpec {
-                kinds,
-                shaper,
-                meters: vec![MeterSpec::TrTcm(trtcm)],
-            },
-        );
+/// The flows of LAN `c` (c = 1..=10): base.toml's `w{i}` for i in 10(c-1)+1 ..= 10c.
+pub fn lan(c: usize) -> FlowSel {
+    FlowSel::Names(
+        (1..=HOSTS)
+            .map(|k| format!("w{}", HOSTS * (c - 1) + k))
+            .collect(),
+    )
+}
+
+/// The conditioner of LAN `c`'s link in `sc`.
+fn conditioner(sc: &Scenario, c: usize) -> Result<&ConditionerSpec, String> {
+    let name = customer_link(c);
+    sc.links
+        .iter()
+        .find(|l| l.name == name)
+        .and_then(|l| l.conditioner.as_ref())
+        .ok_or_else(|| format!("{BASE_FILE}: no conditioner on {name}"))
+}
+
+/// The trTCM of a conditioner (its only meter).
+fn trtcm(cond: &ConditionerSpec) -> Option<TrTcmParams> {
+    match cond.meters[..] {
+        [MeterSpec::TrTcm(p)] => Some(p),
+        _ => None,
     }
-    net.monitor(BOTTLENECK, None);
+}
+
+/// The RAS of a conditioner, if it has one.
+fn ras(cond: &ConditionerSpec) -> Option<&RasParams> {
+    match &cond.shaper {
+        Some(ShaperParams::Ras(r) | ShaperParams::GreenRas(r)) => Some(r),
+        _ => None,
+    }
+}
+
+/// CIR of LAN `c`'s trTCM in the base scenario.
+pub fn cir(base: &Scenario, c: usize) -> Result<qoslab_algo::Rate, String> {
+    let cond = conditioner(base, c)?;
+    trtcm(cond)
+        .map(|p| p.cir)
+        .ok_or_else(|| format!("{BASE_FILE}: C{c}: the conditioner is not a trTCM"))
+}
+
+/// The base scenario, parsed, with the shape this experiment overrides checked: a
+/// three-colour RIO on the bottleneck, a trTCM on every customer link, a trRAS ahead of it
+/// on C6..C10 only, thresholds following the CBS as [`variant`] sets them, 100 flows `w{i}`.
+pub fn base() -> Result<Scenario, String> {
+    let sc = qoslab_sim::scenario::parse_str(BASE, BASE_FILE).map_err(|e| e.to_string())?;
+    let ok = sc.links.iter().any(|l| {
+        l.name == BOTTLENECK
+            && matches!(&l.queue, QueueSpec::Rio { precedences, .. } if precedences.len() == 3)
+    });
+    if !ok {
+        return Err(format!(
+            "{BASE_FILE}: no three-colour RIO queue on {BOTTLENECK}"
+        ));
+    }
+    for c in 1..=ROUTERS {
+        let cond = conditioner(&sc, c)?;
+        let tcm = trtcm(cond)
+            .ok_or_else(|| format!("{BASE_FILE}: C{c}: the conditioner is not a trTCM"))?;
+        match (ras(cond), c > ROUTERS / 2) {
+            (None, false) if cond.shaper.is_none() => {}
+            (Some(r), true) if r.kind() == RasKind::TwoRate => {
+                let rule = (r.cir_th(), r.pir_th(), r.mir_th());
+                if rule != (tcm.cbs, tcm.pbs, 2 * tcm.pbs) {
+                    return Err(format!(
+                        "{BASE_FILE}: C{c}: trRAS thresholds {rule:?} are not (CBS, PBS, 2 PBS)"
+                    ));
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "{BASE_FILE}: C{c}: expected a trRAS on C6..C10 only"
+                ))
+            }
+        }
+    }
+    let names_ok = sc.flows.len() == ROUTERS * HOSTS
+        && sc
+            .flows
+            .iter()
+            .enumerate()
+            .all(|(i, f)| f.name == format!("w{}", i + 1));
+    if !names_ok {
+        return Err(format!("{BASE_FILE}: expected the flows w1..w100"));
+    }
+    Ok(sc)
+}
+
+/// The base scenario with this CBS on every trTCM and `shaping` on C6..C10. The algorithm
+/// settings are rebuilt with their constructors, so every rule is checked again.
+pub fn variant(base: &Scenario, shaping: Shaping, cbs_kbytes: u64) -> Result<Variant, String> {
+    let mut sc = base.clone();
+    let cbs = cbs_kbytes * KB;
+    // "the PIR is always twice as large as the CIR. Also the PBS is the double of the CBS."
+    let pbs = 2 * cbs;
+    for c in 1..=ROUTERS {
+        let name = customer_link(c);
+        let cond = sc
+            .links
+            .iter_mut()
+            .find(|l| l.name == name)
+            .and_then(|l| l.conditioner.as_mut())
+            .ok_or_else(|| format!("{BASE_FILE}: no conditioner on {name}"))?;
+        let old = trtcm(cond).ok_or_else(|| format!("{BASE_FILE}: C{c}: not a trTCM"))?;
+        let tcm = TrTcmParams::new(old.mode, old.cir, cbs, old.pir, pbs)
+            .map_err(|e| format!("C{c} trTCM: {e}"))?;
+        cond.meters = vec![MeterSpec::TrTcm(tcm)];
+        // "Routers C6-C10 also contain a trRAS in addition to the trTCM"
+        let Some(r) = ras(cond) else { continue };
+        let mir_th = 2 * pbs;
+        let ras = RasParams::two_rate(&TrRasConfig {
+            cir: r.cir(),
+            pir: r.pir(),
+            mir: r.mir(),
+            line_rate: r.line_rate(),
+            cir_th: cbs,
+            pir_th: pbs,
+            mir_th,
+            // RFC 2963 §2.4: MIR_th <= buffer size.
+            buffer: r.buffer().max(mir_th),
+            ear_window: r.ear().k(),
+        })
+        .map_err(|e| format!("C{c} RAS: {e}"))?;
+        let (shaper, kind) = match shaping {
+            Shaping::TrRas => (ShaperParams::Ras(ras), "trras"),
+            // RFC 2963 §3.4: the G-trRAS has the trRAS's settings and consults the trTCM.
+            Shaping::GreenTrRas => (ShaperParams::GreenRas(ras), "g-trras"),
+        };
+        cond.shaper = Some(shaper);
+        cond.kinds = vec![kind.to_string(), "trtcm".to_string()];
+    }
     let key = format!(
         "{} cbs={}KB",
         match shaping {
@@ -221,36 +212,38 @@ pub fn variant(shaping: Shaping, cbs_kbytes: u64) -> Result<Variant, String> {
         },
         cbs_kbytes
     );
-    net.sc.name = format!("{NAME} {key}");
+    sc.name = format!("{NAME} {key}");
     Ok(Variant {
         key,
-        scenario: net.sc,
+        scenario: sc,
         seeds: SeedPolicy::Replicate,
     })
 }
 
 fn colour_table(
     e: &mut Experiment,
+    base: &Scenario,
     id: &'static str,
     title: &str,
     shaping: Shaping,
     routers: std::ops::RangeInclusive<usize>,
 ) -> Result<Table, String> {
-    let v = e.variant(variant(shaping, 3)?);
-    let rows = routers
-        .map(|c| {
-            let sel = || FlowSel::Prefix(format!("C{c}/"));
-            Row {
-                keys: vec![format!("{}Mbps", cir_mbps(c)), format!("C{c}")],
-                variant: v,
-                cells: vec![
-                    Metric::DeliveredMbps(sel(), Some(Color::Green)),
-                    Metric::DeliveredMbps(sel(), Some(Color::Yellow)),
-                    Metric::DeliveredMbps(sel(), None),
-                ],
-            }
-        })
-        .collect();
+    let v = e.variant(variant(base, shaping, 3)?);
+    let mut rows = Vec::new();
+    for c in routers {
+        rows.push(Row {
+            keys: vec![
+                format!("{}Mbps", cir(base, c)?.0 / 1_000_000),
+                format!("C{c}"),
+            ],
+            variant: v,
+            cells: vec![
+                Metric::DeliveredMbps(lan(c), Some(Color::Green)),
+                Metric::DeliveredMbps(lan(c), Some(Color::Yellow)),
+                Metric::DeliveredMbps(lan(c), None),
+            ],
+        });
+    }
     Ok(Table {
         id,
         title: title.to_string(),
@@ -285,6 +278,7 @@ fn colour_table(
 
 fn cbs_table(
     e: &mut Experiment,
+    base: &Scenario,
     id: &'static str,
     title: &str,
     shaping: Shaping,
@@ -293,10 +287,10 @@ fn cbs_table(
     for cbs in CBS_SWEEP {
         rows.push(Row {
             keys: vec![cbs.to_string()],
-            variant: e.variant(variant(shaping, cbs)?),
+            variant: e.variant(variant(base, shaping, cbs)?),
             cells: [1, 6, 3, 8]
-                .iter()
-                .map(|c| Metric::GoodputMbps(FlowSel::Prefix(format!("C{c}/"))))
+                .into_iter()
+                .map(|c| Metric::GoodputMbps(lan(c)))
                 .collect(),
         });
     }
@@ -322,6 +316,7 @@ fn cbs_table(
 }
 
 pub fn experiment() -> Result<Experiment, String> {
+    let base = base()?;
     let mut e = Experiment {
         name: NAME,
         title: "A Rate Adaptive Shaper for Differentiated Services, Appendix A",
@@ -341,6 +336,7 @@ pub fn experiment() -> Result<Experiment, String> {
     };
     let t = colour_table(
         &mut e,
+        &base,
         "a2",
         "Throughput (Mb/s) of the unshaped traffic (trTCM only), CBS 3 KB",
         Shaping::TrRas,
@@ -349,6 +345,7 @@ pub fn experiment() -> Result<Experiment, String> {
     e.tables.push(t);
     let t = colour_table(
         &mut e,
+        &base,
         "a3",
         "Throughput (Mb/s) of the adaptively shaped traffic (trRAS + trTCM), CBS 3 KB",
         Shaping::TrRas,
@@ -357,6 +354,7 @@ pub fn experiment() -> Result<Experiment, String> {
     e.tables.push(t);
     let t = cbs_table(
         &mut e,
+        &base,
         "a4",
         "Goodput (Mb/s) vs CBS (KBytes), trRAS on C6 and C8",
         Shaping::TrRas,
@@ -364,6 +362,7 @@ pub fn experiment() -> Result<Experiment, String> {
     e.tables.push(t);
     let t = colour_table(
         &mut e,
+        &base,
         "a5",
         "Throughput (Mb/s) of the unshaped traffic, G-trRAS scenario, CBS 3 KB",
         Shaping::GreenTrRas,
@@ -372,6 +371,7 @@ pub fn experiment() -> Result<Experiment, String> {
     e.tables.push(t);
     let t = colour_table(
         &mut e,
+        &base,
         "a6",
         "Throughput (Mb/s) of the adaptively shaped traffic (G-trRAS + trTCM), CBS 3 KB",
         Shaping::GreenTrRas,
@@ -380,6 +380,7 @@ pub fn experiment() -> Result<Experiment, String> {
     e.tables.push(t);
     let t = cbs_table(
         &mut e,
+        &base,
         "a7",
         "Goodput (Mb/s) vs CBS (KBytes), G-trRAS on C6 and C8",
         Shaping::GreenTrRas,
