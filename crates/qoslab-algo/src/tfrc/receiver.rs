@@ -28,7 +28,7 @@
 
 use super::equation::loss_rate_for_throughput;
 use super::loss_history::{LossHistory, LossHistoryParams};
-use super::{DataPacket, Feedback, SmallPacketParams};
+use super::{DataPacket, Feedback, Ns2Compat, SmallPacketParams};
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
 
@@ -69,6 +69,12 @@ impl ReceiverParams {
             history: LossHistoryParams::small_packet(sp.short_rule()),
             init_segment: Some(sp.nominal_segment()),
         }
+    }
+    /// The same settings with the receiver-side ns-2 behaviour of `ns2` switched on
+    /// (`loss_event_needs_new_round`, see [`ns2`](super::ns2)). Not RFC behaviour.
+    pub fn with_ns2(mut self, ns2: Ns2Compat) -> Self {
+        self.history = self.history.with_ns2(ns2);
+        self
     }
     pub fn history(&self) -> &LossHistoryParams {
         &self.history
@@ -167,9 +173,9 @@ impl Receiver {
         if let Some(r) = pkt.rtt {
             self.rtt = Some(r);
         }
-        let out = self
-            .history
-            .on_packet(now, pkt.seq, pkt.send_time, pkt.rtt, pkt.ecn_ce);
+        let out =
+            self.history
+                .on_packet(now, pkt.seq, pkt.send_time, pkt.rtt, pkt.ecn_ce, pkt.round);
         if !out.late_or_duplicate {
             self.last_data = (pkt.send_time, now);
             self.last_size = pkt.size;
@@ -283,6 +289,7 @@ mod tests {
             send_time: Time(send_ms * MS),
             rtt: rtt_ms.map(|r| Duration(r * MS)),
             ecn_ce: false,
+            round: 0,
         }
     }
 
