@@ -52,6 +52,31 @@
 //!   (counted in `forced_losses`) — only reachable with reordering or bursts of > 253 losses.
 //! - **History discounting** (RFC 5348 §5.5, optional) is not implemented.
 //! - **Per-packet path**: fixed-size arrays only, no allocation; `p` costs 9 multiplies.
+//!
+//! ## ns-2 differs (`tcp/tfrc-sink.cc`, read for RFC 4828's App. B; see [`ns2`](super::ns2))
+//! - **Loss events** (`PreciseLoss_ 1`, default): a new event also needs a newer sender
+//!   round than the one that revealed the current event, so a run of consecutive losses is
+//!   one event however long it lasts. The largest single cause of ns-2's higher rates at
+//!   p ≥ 0.2. Option [`Ns2Compat::loss_event_needs_new_round`].
+//! - **TFRC-SP short intervals** (`ShortIntervals_`): K + 1 losses and integer N/(K+1) for a
+//!   closed short interval. Option [`Ns2Compat::sp_ns2_short_counting`]. Not offered:
+//!   with `ShortIntervals_ 1` (the value of ns-2's VoIP validation test) the short current
+//!   interval I_0 is *not* left out of the average (only values 2–9 do that, as RFC 4828 §3
+//!   says); which value RFC 4828's scripts used is not known here. ns-2 decides whether the
+//!   current interval is still short from the receiver's clock minus the event's *sender*
+//!   timestamp, i.e. one one-way delay early.
+//! - **History discounting** (`discount_ 1`, `minDiscountRatio_ 0.5`, default on): when the
+//!   open interval exceeds twice the average of the closed ones, older intervals are
+//!   weighted down (factor ≥ 0.5), permanently once the interval closes. Not implemented
+//!   (optional in RFC 5348 §5.5); it matters after long loss-free stretches, little at
+//!   p ≥ 0.2.
+//! - **Loss detection**: a gap is a loss at the first later packet (`numPkts_ 1`; 3 before
+//!   ns-2.30-ish) or when the new packet was sent more than an RTT after the last in-order
+//!   one, instead of NDUPACK = 3; lost packets' times are interpolated between the previous
+//!   maximum and the new packet (the same rule as here).
+//! - **Counting**: interval lengths are integers; the open interval counts from the packet
+//!   after the event start (one less than `I_0` here); while fewer than 8 intervals exist
+//!   `smooth_ 1` averages I_0 with the closed ones instead of using I_0 alone.
 
 use super::equation::ShortIntervalRule;
 use super::Ns2Compat;

@@ -25,6 +25,18 @@
 //!   timer; feedback is then sent for every data packet (at the sender's initial rate of one
 //!   packet per second), so a lost first feedback cannot stall the connection.
 //! - **t_recvdata / t_delay** refer to the most recently *arrived* new data packet.
+//!
+//! ## ns-2 differs (`tcp/tfrc-sink.cc`; see [`ns2`](super::ns2))
+//! - **Seed of the first interval** (`adjust_history`): the equation with the sender's
+//!   `tzero_` (carried in every data header) and the capped timeout factor, X_recv = packets
+//!   received in the last RTT × packet size. Not reproduced under [`Ns2Compat`]; it is
+//!   flushed after eight loss events, i.e. within seconds at p ≥ 0.1.
+//! - **Feedback**: on a new loss event at once, otherwise on the first packet arriving at
+//!   least R after the last report; the timer (1.5 R) only covers a silent sender. X_recv
+//!   (`est_thput`) is packets since the last report over the time since it when that is
+//!   ≥ R, else packets received in the last R over R.
+//! - **Loss events** use the sender's feedback round (`PreciseLoss_`):
+//!   [`Ns2Compat::loss_event_needs_new_round`], read from [`DataPacket::round`].
 
 use super::equation::loss_rate_for_throughput;
 use super::loss_history::{LossHistory, LossHistoryParams};

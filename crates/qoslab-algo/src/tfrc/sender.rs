@@ -61,6 +61,33 @@
 //! - **Oscillation prevention** (RFC 5348 §4.5, optional) is not implemented.
 //! - **X_recv_set** holds at most 8 entries (feedback comes about once per RTT and entries
 //!   live 2 RTTs); when full the oldest is dropped.
+//!
+//! ## Below one packet per RTT (observed at RFC 4828 B.1's high drop rates)
+//! With p ≥ 0.2 the allowed rate falls below one packet per RTT, and the RFC 5348 rules
+//! above then keep X well under the equation's X_Bps (X/X_Bps ≈ 0.1 at feedback instants
+//! for 1460 B, p = 0.5): X_recv (bytes since the last feedback / time since it) collapses
+//! after every lost packet and X ≤ 2·X_recv; and the §8.2.1 test, as written here, calls an
+//! interval data-limited when three or more packets were sent between two feedbacks more
+//! than R apart (NotLimited1 and NotLimited2 are both taken and not refreshed before the
+//! last send), which applies the smaller limit (0.85·X_recv, no factor 2). Both follow the
+//! RFC text as implemented; neither was changed.
+//!
+//! ## ns-2 differs (`tcp/tfrc.cc`, `tcp/formula.h`; see [`ns2`](super::ns2))
+//! - **Equation**: t_RTO = `tzero_`, TCP's RTO in 100 ms ticks ([`Ns2Rto`]; 0.5 s for a
+//!   240 ms RTT instead of 4R = 0.96 s) and the timeout factor capped at 1: options
+//!   [`Ns2Compat::tcp_rto_in_equation`], [`Ns2Compat::cap_timeout_factor`].
+//! - **Receive-rate limit**: at least one packet per RTT, `max(2·X_recv, s/R)`: option
+//!   [`Ns2Compat::recv_limit_floor`]. No X_recv_set, no §8.2.1 data-limited test (ns-2's
+//!   `datalimited_` means "the application had nothing to send").
+//! - **Rate rule** (not reproduced): after slow start, if X_Bps < X then X = X_Bps at once
+//!   (`decrease_rate`); else X grows by at most 2 packets per RTT per feedback
+//!   (`increase_rate`), capped by X_Bps and the receive-rate limit. RTT filter `df_` = 0.95
+//!   (RFC q = 0.9); packet spacing scaled by sqrt(R_avg)/sqrt(R_sample) (`ca_ 1`).
+//! - **Nofeedback timer** (not reproduced): expires after max(2R, 2s/X) (RFC: max(4R,
+//!   2s/X)) and halves X directly (no X_recv_set); the next feedback restores the equation's
+//!   rate through the rate rule. Each expiry, like each feedback, advances the round.
+//! - **TFRC-SP** (`voip_ 1`): header allowance `headersize_` = 32 B (RFC 4828 §3: H = 40),
+//!   Min Interval from `voip_max_pkt_rate_` = 100 packets/s (10 ms, as here).
 
 use super::equation::{throughput, throughput_capped, throughput_general, DEFAULT_B, T_RTO_FACTOR};
 use super::{DataPacket, Feedback, Ns2Compat, Ns2Rto, Variant};
