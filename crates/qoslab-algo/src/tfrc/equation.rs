@@ -19,7 +19,10 @@
 //! - **No `min(1, 3*sqrt(3bp/8))` cap**: the Padhye model and ns-2's `p_to_b` cap the
 //!   timeout factor at 1; RFC 5348 writes the equation without it and so does RFC 4828's
 //!   Table 1 (with the cap, Table 1's row p = 0.5 would read 0.81 KBps, not 0.63), so
-//!   there is no cap here.
+//!   there is no cap here. ns-2 differs: its `p_to_b` has the cap (one of the reasons
+//!   RFC 4828's ns-2 TFRC sends more than the equation at p > 0.3, see [`ns2`](super::ns2));
+//!   [`throughput_capped`] gives that form for [`Ns2Compat`](super::Ns2Compat).
+//! - **t_RTO**: 4R. ns-2 differs: TCP's RTO estimate in 100 ms ticks ([`Ns2Rto`](super::Ns2Rto)).
 //! - **Floating point**: the equation is evaluated in `f64` with `libm` (bit-identical on
 //!   every platform). It is off the per-packet path (evaluated per feedback).
 //! - **Inversion** ([`loss_rate_for_throughput`], needed by RFC 5348 §6.3.1 to seed the
@@ -54,6 +57,26 @@ pub fn throughput_general(s: f64, rtt: f64, p: f64, b: f64, t_rto: f64) -> f64 {
     // RFC 5348 §3.1: t_RTO * (3*sqrt(3*b*p/8) * p * (1+32*p^2))
     let second = t_rto * (3.0 * libm::sqrt(3.0 * b * p / 8.0)) * p * (1.0 + 32.0 * p * p);
     let denom = first + second;
+    if denom <= 0.0 {
+        return f64::INFINITY;
+    }
+    s / denom
+}
+
+/// The throughput equation with the timeout factor capped, `min(1, 3·sqrt(3bp/8))`, as in
+/// the Padhye et al. model and ns-2's `p_to_b` (`tcp/formula.h`) — not RFC 5348 §3.1, which
+/// has no cap (see the module docs). Used only with
+/// [`Ns2Compat::cap_timeout_factor`](super::Ns2Compat::cap_timeout_factor). The cap binds
+/// for `p > 8/(27b)`; otherwise the result equals [`throughput_general`]'s.
+pub fn throughput_capped(s: f64, rtt: f64, p: f64, b: f64, t_rto: f64) -> f64 {
+    if p.is_nan() || p <= 0.0 {
+        return f64::INFINITY;
+    }
+    let p = p.min(1.0);
+    let first = rtt * libm::sqrt(2.0 * b * p / 3.0);
+    // ns-2 formula.h: tmp1 = 3*sqrt(3*b*p/8), at most 1.
+    let factor = (3.0 * libm::sqrt(3.0 * b * p / 8.0)).min(1.0);
+    let denom = first + t_rto * factor * p * (1.0 + 32.0 * p * p);
     if denom <= 0.0 {
         return f64::INFINITY;
     }
@@ -235,6 +258,27 @@ mod tests {
         //   X = 1460 / 0.0401024 = 36406.8 B/s
         let x = throughput_general(1460.0, 0.2, 0.02, 2.0, 1.0);
         assert!(close(x, 36_406.8, 1e-4), "{x}");
+    }
+
+    #[test]
+    fn capped_timeout_factor_hand_computed() {
+        // p = 0.5, b = 1, s = 1460, R = 0.24, t_RTO = 0.5 (ns-2's tzero_ for a 240 ms RTT):
+        //   R*sqrt(2p/3) = 0.24 * 0.5773503 = 0.1385641
+        //   3*sqrt(3p/8) = 3 * 0.4330127 = 1.299 -> capped at 1
+        //   p*(1+32p^2) = 0.5 * 9 = 4.5; 0.5 * 1 * 4.5 = 2.25
+        //   X = 1460 / 2.3885641 = 611.246 B/s (uncapped: 0.5*1.2990381*4.5 = 2.9228357, 1460 / 3.0613998 = 476.906)
+        let x = throughput_capped(1460.0, 0.24, 0.5, 1.0, 0.5);
+        assert!(close(x, 611.2459, 1e-5), "{x}");
+        let u = throughput_general(1460.0, 0.24, 0.5, 1.0, 0.5);
+        assert!(close(u, 476.9060, 1e-5), "{u}");
+        // Below p = 8/27 the cap does not bind: same as the RFC form.
+        for p in [0.01, 0.1, 0.29] {
+            assert_eq!(
+                throughput_capped(1000.0, 0.1, p, 1.0, 0.4),
+                throughput_general(1000.0, 0.1, p, 1.0, 0.4)
+            );
+        }
+        assert_eq!(throughput_capped(1000.0, 0.1, 0.0, 1.0, 0.4), f64::INFINITY);
     }
 
     #[test]

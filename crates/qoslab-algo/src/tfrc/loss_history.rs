@@ -52,8 +52,34 @@
 //!   (counted in `forced_losses`) — only reachable with reordering or bursts of > 253 losses.
 //! - **History discounting** (RFC 5348 §5.5, optional) is not implemented.
 //! - **Per-packet path**: fixed-size arrays only, no allocation; `p` costs 9 multiplies.
+//!
+//! ## ns-2 differs (`tcp/tfrc-sink.cc`, read for RFC 4828's App. B; see [`ns2`](super::ns2))
+//! - **Loss events** (`PreciseLoss_ 1`, default): a new event also needs a newer sender
+//!   round than the one that revealed the current event, so a run of consecutive losses is
+//!   one event however long it lasts. The largest single cause of ns-2's higher rates at
+//!   p ≥ 0.2. Option [`Ns2Compat::loss_event_needs_new_round`].
+//! - **TFRC-SP short intervals** (`ShortIntervals_`): K + 1 losses and integer N/(K+1) for a
+//!   closed short interval. Option [`Ns2Compat::sp_ns2_short_counting`]. Not offered:
+//!   with `ShortIntervals_ 1` (the value of ns-2's VoIP validation test) the short current
+//!   interval I_0 is *not* left out of the average (only values 2–9 do that, as RFC 4828 §3
+//!   says); which value RFC 4828's scripts used is not known here. ns-2 decides whether the
+//!   current interval is still short from the receiver's clock minus the event's *sender*
+//!   timestamp, i.e. one one-way delay early.
+//! - **History discounting** (`discount_ 1`, `minDiscountRatio_ 0.5`, default on): when the
+//!   open interval exceeds twice the average of the closed ones, older intervals are
+//!   weighted down (factor ≥ 0.5), permanently once the interval closes. Not implemented
+//!   (optional in RFC 5348 §5.5); it matters after long loss-free stretches, little at
+//!   p ≥ 0.2.
+//! - **Loss detection**: a gap is a loss at the first later packet (`numPkts_ 1`; 3 before
+//!   ns-2.30-ish) or when the new packet was sent more than an RTT after the last in-order
+//!   one, instead of NDUPACK = 3; lost packets' times are interpolated between the previous
+//!   maximum and the new packet (the same rule as here).
+//! - **Counting**: interval lengths are integers; the open interval counts from the packet
+//!   after the event start (one less than `I_0` here); while fewer than 8 intervals exist
+//!   `smooth_ 1` averages I_0 with the closed ones instead of using I_0 alone.
 
 use super::equation::ShortIntervalRule;
+use super::Ns2Compat;
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
 
@@ -82,6 +108,10 @@ pub struct LossHistoryParams {
     ndupack: u32,
     time_base: LossTimeBase,
     small_packet: Option<ShortIntervalRule>,
+    /// ns-2 `PreciseLoss_` (see [`Ns2Compat::loss_event_needs_new_round`]).
+    new_round_per_event: bool,
+    /// ns-2 `ShortIntervals_` counting (see [`Ns2Compat::sp_ns2_short_counting`]).
+    ns2_short_counting: bool,
 }
 
 impl LossHistoryParams {
@@ -103,7 +133,20 @@ impl LossHistoryParams {
             ndupack,
             time_base,
             small_packet,
+            new_round_per_event: false,
+            ns2_short_counting: false,
         })
+    }
+    /// The same settings with ns-2's loss-event rule when
+    /// `ns2.loss_event_needs_new_round` (see [`ns2`](super::ns2)). Not RFC behaviour.
+    pub fn with_ns2(mut self, ns2: Ns2Compat) -> Self {
+        self.new_round_per_event = ns2.loss_event_needs_new_round;
+        self.ns2_short_counting = ns2.sp_ns2_short_counting;
+        self
+    }
+    /// Whether ns-2's loss-event rule is on.
+    pub fn new_round_per_event(&self) -> bool {
+        self.new_round_per_event
     }
     /// Standard TFRC, RFC 5348 defaults.
     pub fn standard() -> Self {
@@ -111,6 +154,8 @@ impl LossHistoryParams {
             ndupack: NDUPACK,
             time_base: LossTimeBase::SenderTimestamp,
             small_packet: None,
+            new_round_per_event: false,
+            ns2_short_counting: false,
         }
     }
     /// TFRC-SP with the given short-interval rule, otherwise RFC 5348 defaults.
@@ -160,6 +205,8 @@ struct OpenInterval {
     start_seq: u64,
     start_time: Time,
     losses: u32,
+    /// Sender round of the arrival that revealed the event's first loss (ns-2 rule).
+    round: u64,
 }
 
 /// The receiver's loss history (see the module docs).
@@ -186,6 +233,8 @@ pub struct LossHistory {
     rtt: Duration,
     latest_time: Time,
     latest_arrival: Time,
+    /// Highest sender round seen in an arriving packet.
+    round: u64,
     stats: LossStats,
 }
 
@@ -250,6 +299,7 @@ impl LossHistory {
             rtt: Duration::ZERO,
             latest_time: Time::ZERO,
             latest_arrival: Time::ZERO,
+            round: 0,
             stats: LossStats::default(),
         }
     }
@@ -286,7 +336,8 @@ impl LossHistory {
     }
 
     /// Records one arriving data packet: sequence number, the sender's send timestamp,
-    /// the sender's RTT estimate carried in it (if any), and its ECN-CE mark.
+    /// the sender's RTT estimate carried in it (if any), its ECN-CE mark and the sender's
+    /// feedback round (read only with ns-2's loss-event rule; pass 0 otherwise).
     pub fn on_packet(
         &mut self,
         now: Time,
@@ -294,9 +345,13 @@ impl LossHistory {
         send_time: Time,
         rtt: Option<Duration>,
         ce: bool,
+        round: u64,
     ) -> PacketOutcome {
         let mut out = PacketOutcome::default();
         self.stats.packets += 1;
+        // Monotone, so a reordered old packet cannot lower it (ns-2 takes the round of the
+        // newest packet, which is the same without reordering).
+        self.round = self.round.max(round);
         if let Some(r) = rtt {
             self.rtt = r;
         }
@@ -383,6 +438,7 @@ impl LossHistory {
                     start_seq: seq,
                     start_time: t,
                     losses: 1,
+                    round: self.round,
                 });
                 out.new_loss_events += 1;
                 out.first_loss_event = true;
@@ -390,17 +446,37 @@ impl LossHistory {
             }
             Some(ref mut cur) => {
                 // RFC 5348 §5.2: a new loss event only if T_loss is more than one RTT after
-                // the start of the current loss event.
-                if t > cur.start_time + self.rtt {
+                // the start of the current loss event. ns-2 option (PreciseLoss_): and only
+                // if the arrival revealing it carries a newer sender round.
+                let new_round = !self.params.new_round_per_event || self.round > cur.round;
+                if t > cur.start_time + self.rtt && new_round {
                     let n = seq - cur.start_seq;
                     let d = t.saturating_since(cur.start_time);
                     let len =
-                        effective_length(self.params.small_packet, n, cur.losses, d, self.rtt);
+                        if self.params.ns2_short_counting && self.params.small_packet.is_some() {
+                            // ns-2 option: K + 1 losses (the loss opening the next interval is
+                            // counted in this one too) and N/K rounded down (integer division).
+                            let l = effective_length(
+                                self.params.small_packet,
+                                n,
+                                cur.losses + 1,
+                                d,
+                                self.rtt,
+                            );
+                            if l < n as f64 {
+                                libm::floor(l).max(1.0)
+                            } else {
+                                l
+                            }
+                        } else {
+                            effective_length(self.params.small_packet, n, cur.losses, d, self.rtt)
+                        };
                     self.push_closed(len);
                     self.open = Some(OpenInterval {
                         start_seq: seq,
                         start_time: t,
                         losses: 1,
+                        round: self.round,
                     });
                     out.new_loss_events += 1;
                     self.stats.loss_events += 1;
@@ -548,6 +624,7 @@ mod tests {
                 Time(s * 10 * MS),
                 Some(Duration(rtt_ms * MS)),
                 false,
+                0,
             );
             total.losses += o.losses;
             total.new_loss_events += o.new_loss_events;
@@ -668,7 +745,7 @@ mod tests {
     fn ecn_mark_is_a_loss_at_its_own_time() {
         let mut h = LossHistory::new(LossHistoryParams::standard());
         for s in 0..10u64 {
-            let o = h.on_packet(Time(s * 10 * MS), s, Time(s * 10 * MS), None, s == 4);
+            let o = h.on_packet(Time(s * 10 * MS), s, Time(s * 10 * MS), None, s == 4, 0);
             assert_eq!(o.first_loss_event, s == 4);
         }
         assert_eq!(h.stats().marked, 1);
@@ -761,6 +838,67 @@ mod tests {
         assert_eq!(sp2.average_interval(Time(410 * MS)), Some(16.0));
     }
 
+    /// Feeds `0..n` without `lost`, sender timestamps `seq * 10 ms`, R = 5 ms, the sender
+    /// round of each packet given by `round(seq)`.
+    fn feed_rounds(h: &mut LossHistory, n: u64, lost: &[u64], round: impl Fn(u64) -> u64) {
+        for s in (0..n).filter(|s| !lost.contains(s)) {
+            let t = Time(s * 10 * MS);
+            h.on_packet(t, s, t, Some(Duration(5 * MS)), false, round(s));
+        }
+    }
+
+    #[test]
+    fn ns2_rounds_merge_losses_revealed_together() {
+        // Lost 10, 11 (T = 100, 110 ms), 20 (T = 200) and 30 (T = 300); R = 5 ms, so under
+        // RFC 5348 §5.2 each loss is more than R after the previous event start: 4 events,
+        // closed intervals 11-10 = 1, 20-11 = 9, 30-20 = 10 (most recent first).
+        let lost = [10u64, 11, 20, 30];
+        let round = |s: u64| match s {
+            0..=12 => 0,
+            13..=25 => 1, // 10 and 11 are both revealed by the arrival of 14 (round 1)
+            _ => 2,       // 20 revealed by 23 (round 1), 30 by 33 (round 2)
+        };
+        let mut rfc = LossHistory::new(LossHistoryParams::standard());
+        feed_rounds(&mut rfc, 40, &lost, round);
+        assert_eq!(rfc.closed_intervals(), &[10.0, 9.0, 1.0]);
+        // ns-2 (PreciseLoss_): 11 is revealed by the same arrival as 10 (round 1, not newer):
+        // same event. 20: round 1 again (revealed by 23) -> same event although 100 ms later.
+        // 30: round 2 > 1 -> new event. One closed interval 30 - 10 = 20 with 3 losses.
+        let ns2 = LossHistoryParams::standard().with_ns2(Ns2Compat::ns2());
+        assert!(ns2.new_round_per_event());
+        let mut h = LossHistory::new(ns2);
+        feed_rounds(&mut h, 40, &lost, round);
+        assert_eq!(h.closed_intervals(), &[20.0]);
+        assert_eq!((h.stats().lost, h.stats().loss_events), (4, 2));
+        assert_eq!(h.current_event_start(), Some(30));
+    }
+
+    #[test]
+    fn ns2_sp_short_counting() {
+        // TFRC-SP, R = 100 ms: event A at 5 with losses 5, 7, 9 (K = 3), next event at 20
+        // (N = 15, 150 ms <= 2R: short). RFC 4828 §3: 15/3 = 5. ns-2: 15/(3+1) = 3.75,
+        // rounded down to 3.
+        let lost = [5u64, 7, 9, 20];
+        let only = Ns2Compat {
+            sp_ns2_short_counting: true,
+            ..Ns2Compat::RFC
+        };
+        let p = LossHistoryParams::small_packet(ShortIntervalRule::Step).with_ns2(only);
+        let mut h = LossHistory::new(p);
+        feed(&mut h, (0..30).filter(|s| !lost.contains(s)), 100);
+        assert_eq!(h.closed_intervals(), &[3.0]);
+        // Long intervals are untouched: losses 5, 7 and 30 (250 ms > 2R): N = 25.
+        let lost = [5u64, 7, 30];
+        let mut h = LossHistory::new(p);
+        feed(&mut h, (0..40).filter(|s| !lost.contains(s)), 100);
+        assert_eq!(h.closed_intervals(), &[25.0]);
+        // Standard TFRC ignores the SP option.
+        let lost = [5u64, 7, 9, 20];
+        let mut h = LossHistory::new(LossHistoryParams::standard().with_ns2(only));
+        feed(&mut h, (0..30).filter(|s| !lost.contains(s)), 100);
+        assert_eq!(h.closed_intervals(), &[15.0]);
+    }
+
     #[test]
     fn eight_intervals_kept() {
         // Losses every 20 packets (T every 200 ms > R = 100 ms): each one a new event.
@@ -814,7 +952,7 @@ mod tests {
                 if i + 1 < order.len() && i > 0 { order.swap(i, i + 1); }
             }
             for &s in &order {
-                h.on_packet(Time(s * 10 * MS + 5 * MS), s, Time(s * 10 * MS), Some(Duration(50 * MS)), false);
+                h.on_packet(Time(s * 10 * MS + 5 * MS), s, Time(s * 10 * MS), Some(Duration(50 * MS)), false, 0);
                 let p = h.loss_event_rate(Time(s * 10 * MS + 5 * MS));
                 proptest::prop_assert!((0.0..=1.0).contains(&p));
             }

@@ -13,6 +13,7 @@
 //! | [`receiver`] | receive rate, feedback timer, first-loss seeding | RFC 5348 §6, RFC 4828 §1/§4.6 |
 //! | [`sender`] | allowed rate, slow start, X_recv_set, nofeedback timer, Min Interval | RFC 5348 §4 and §8.2.1, RFC 4828 §3 |
 //! | [`response`] | RFC 4828 Tables 1–4 computed from the equation | RFC 4828 §4.1 |
+//! | [`ns2`] | non-default ns-2 behaviours ([`Ns2Compat`]) and why they matter at high loss | ns-2 `tfrc.cc`, `tfrc-sink.cc`, `formula.h` |
 //!
 //! ## Driving a sender/receiver pair
 //! 1. `Sender::new(params, now)`. Call `poll_transmit(t)` at `t = next_send_time()`; each
@@ -32,12 +33,14 @@
 
 pub mod equation;
 pub mod loss_history;
+pub mod ns2;
 pub mod receiver;
 pub mod response;
 pub mod sender;
 
 pub use equation::{ShortIntervalRule, SmallPacketParams};
 pub use loss_history::{LossHistory, LossHistoryParams, LossTimeBase};
+pub use ns2::{Ns2Compat, Ns2Rto};
 pub use receiver::{Receiver, ReceiverParams, ReceiverStats};
 pub use response::{response_tables, ResponseRow, ResponseTable};
 pub use sender::{InitialRate, Sender, SenderParams, SenderStats};
@@ -67,6 +70,10 @@ pub struct DataPacket {
     pub rtt: Option<Duration>,
     /// ECN Congestion Experienced, set by the network (the sender sends `false`).
     pub ecn_ce: bool,
+    /// The sender's feedback round: feedback packets received plus nofeedback-timer
+    /// expiries before this packet was sent. Not in RFC 5348; ns-2 carries it
+    /// (`round_id`) and only [`Ns2Compat::loss_event_needs_new_round`] reads it.
+    pub round: u64,
 }
 
 /// A feedback packet (RFC 5348 §3.2.2): "the timestamp of the last data packet received
@@ -85,3 +92,5 @@ pub struct Feedback {
 
 #[cfg(test)]
 mod loop_tests;
+#[cfg(test)]
+mod ns2_tests;

@@ -25,10 +25,22 @@
 //!   timer; feedback is then sent for every data packet (at the sender's initial rate of one
 //!   packet per second), so a lost first feedback cannot stall the connection.
 //! - **t_recvdata / t_delay** refer to the most recently *arrived* new data packet.
+//!
+//! ## ns-2 differs (`tcp/tfrc-sink.cc`; see [`ns2`](super::ns2))
+//! - **Seed of the first interval** (`adjust_history`): the equation with the sender's
+//!   `tzero_` (carried in every data header) and the capped timeout factor, X_recv = packets
+//!   received in the last RTT × packet size. Not reproduced under [`Ns2Compat`]; it is
+//!   flushed after eight loss events, i.e. within seconds at p ≥ 0.1.
+//! - **Feedback**: on a new loss event at once, otherwise on the first packet arriving at
+//!   least R after the last report; the timer (1.5 R) only covers a silent sender. X_recv
+//!   (`est_thput`) is packets since the last report over the time since it when that is
+//!   ≥ R, else packets received in the last R over R.
+//! - **Loss events** use the sender's feedback round (`PreciseLoss_`):
+//!   [`Ns2Compat::loss_event_needs_new_round`], read from [`DataPacket::round`].
 
 use super::equation::loss_rate_for_throughput;
 use super::loss_history::{LossHistory, LossHistoryParams};
-use super::{DataPacket, Feedback, SmallPacketParams};
+use super::{DataPacket, Feedback, Ns2Compat, SmallPacketParams};
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
 
@@ -69,6 +81,12 @@ impl ReceiverParams {
             history: LossHistoryParams::small_packet(sp.short_rule()),
             init_segment: Some(sp.nominal_segment()),
         }
+    }
+    /// The same settings with the receiver-side ns-2 behaviour of `ns2` switched on
+    /// (`loss_event_needs_new_round`, see [`ns2`](super::ns2)). Not RFC behaviour.
+    pub fn with_ns2(mut self, ns2: Ns2Compat) -> Self {
+        self.history = self.history.with_ns2(ns2);
+        self
     }
     pub fn history(&self) -> &LossHistoryParams {
         &self.history
@@ -167,9 +185,9 @@ impl Receiver {
         if let Some(r) = pkt.rtt {
             self.rtt = Some(r);
         }
-        let out = self
-            .history
-            .on_packet(now, pkt.seq, pkt.send_time, pkt.rtt, pkt.ecn_ce);
+        let out =
+            self.history
+                .on_packet(now, pkt.seq, pkt.send_time, pkt.rtt, pkt.ecn_ce, pkt.round);
         if !out.late_or_duplicate {
             self.last_data = (pkt.send_time, now);
             self.last_size = pkt.size;
@@ -283,6 +301,7 @@ mod tests {
             send_time: Time(send_ms * MS),
             rtt: rtt_ms.map(|r| Duration(r * MS)),
             ecn_ce: false,
+            round: 0,
         }
     }
 

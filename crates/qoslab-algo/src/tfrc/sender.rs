@@ -61,9 +61,36 @@
 //! - **Oscillation prevention** (RFC 5348 §4.5, optional) is not implemented.
 //! - **X_recv_set** holds at most 8 entries (feedback comes about once per RTT and entries
 //!   live 2 RTTs); when full the oldest is dropped.
+//!
+//! ## Below one packet per RTT (observed at RFC 4828 B.1's high drop rates)
+//! With p ≥ 0.2 the allowed rate falls below one packet per RTT, and the RFC 5348 rules
+//! above then keep X well under the equation's X_Bps (X/X_Bps ≈ 0.1 at feedback instants
+//! for 1460 B, p = 0.5): X_recv (bytes since the last feedback / time since it) collapses
+//! after every lost packet and X ≤ 2·X_recv; and the §8.2.1 test, as written here, calls an
+//! interval data-limited when three or more packets were sent between two feedbacks more
+//! than R apart (NotLimited1 and NotLimited2 are both taken and not refreshed before the
+//! last send), which applies the smaller limit (0.85·X_recv, no factor 2). Both follow the
+//! RFC text as implemented; neither was changed.
+//!
+//! ## ns-2 differs (`tcp/tfrc.cc`, `tcp/formula.h`; see [`ns2`](super::ns2))
+//! - **Equation**: t_RTO = `tzero_`, TCP's RTO in 100 ms ticks ([`Ns2Rto`]; 0.5 s for a
+//!   240 ms RTT instead of 4R = 0.96 s) and the timeout factor capped at 1: options
+//!   [`Ns2Compat::tcp_rto_in_equation`], [`Ns2Compat::cap_timeout_factor`].
+//! - **Receive-rate limit**: at least one packet per RTT, `max(2·X_recv, s/R)`: option
+//!   [`Ns2Compat::recv_limit_floor`]. No X_recv_set, no §8.2.1 data-limited test (ns-2's
+//!   `datalimited_` means "the application had nothing to send").
+//! - **Rate rule** (not reproduced): after slow start, if X_Bps < X then X = X_Bps at once
+//!   (`decrease_rate`); else X grows by at most 2 packets per RTT per feedback
+//!   (`increase_rate`), capped by X_Bps and the receive-rate limit. RTT filter `df_` = 0.95
+//!   (RFC q = 0.9); packet spacing scaled by sqrt(R_avg)/sqrt(R_sample) (`ca_ 1`).
+//! - **Nofeedback timer** (not reproduced): expires after max(2R, 2s/X) (RFC: max(4R,
+//!   2s/X)) and halves X directly (no X_recv_set); the next feedback restores the equation's
+//!   rate through the rate rule. Each expiry, like each feedback, advances the round.
+//! - **TFRC-SP** (`voip_ 1`): header allowance `headersize_` = 32 B (RFC 4828 §3: H = 40),
+//!   Min Interval from `voip_max_pkt_rate_` = 100 packets/s (10 ms, as here).
 
-use super::equation::throughput;
-use super::{DataPacket, Feedback, Variant};
+use super::equation::{throughput, throughput_capped, throughput_general, DEFAULT_B, T_RTO_FACTOR};
+use super::{DataPacket, Feedback, Ns2Compat, Ns2Rto, Variant};
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
 use crate::units::Rate;
@@ -92,6 +119,7 @@ pub struct SenderParams {
     app_rate: Option<Rate>,
     variant: Variant,
     initial_rate: InitialRate,
+    ns2: Ns2Compat,
 }
 
 impl SenderParams {
@@ -126,7 +154,18 @@ impl SenderParams {
             app_rate,
             variant,
             initial_rate,
+            ns2: Ns2Compat::RFC,
         })
+    }
+    /// The same settings with the sender-side ns-2 behaviours of `ns2` switched on
+    /// (`tcp_rto_in_equation`, `cap_timeout_factor`; see [`ns2`](super::ns2)). Not RFC
+    /// behaviour; for comparisons with ns-2 results only.
+    pub fn with_ns2(mut self, ns2: Ns2Compat) -> Self {
+        self.ns2 = ns2;
+        self
+    }
+    pub fn ns2(&self) -> Ns2Compat {
+        self.ns2
     }
     pub fn segment_size(&self) -> u32 {
         self.segment_size
@@ -179,6 +218,10 @@ pub struct Sender {
     nofeedback_deadline: Time,
     sent_since_timer: bool,
     // RFC 5348 §8.2.1 (signed nanoseconds; i128::MIN = unset).
+    /// ns-2 `round_id`: feedbacks received plus nofeedback expiries.
+    round: u64,
+    /// ns-2 `tzero_` estimator (used with `Ns2Compat::tcp_rto_in_equation`).
+    ns2_rto: Ns2Rto,
     not_limited1: i128,
     not_limited2: i128,
     t_new: i128,
@@ -230,6 +273,8 @@ impl Sender {
             next_send: now,
             nofeedback_deadline: now + INITIAL_NOFEEDBACK,
             sent_since_timer: false,
+            round: 0,
+            ns2_rto: Ns2Rto::new(Ns2Rto::NS2_TICK, Duration::ZERO),
             not_limited1: i128::MIN,
             not_limited2: i128::MIN,
             t_new: i128::MIN,
@@ -302,6 +347,7 @@ impl Sender {
             send_time: now,
             rtt: self.rtt(),
             ecn_ce: false,
+            round: self.round,
         };
         self.next_seq += 1;
         self.stats.packets_sent += 1;
@@ -391,7 +437,7 @@ impl Sender {
         };
         if self.p > 0.0 {
             // RFC 5348 §4.3: X_Bps from the equation (RFC 4828 §3: nominal s for TFRC-SP).
-            self.x_calc = throughput(self.s_eq, r, self.p);
+            self.x_calc = self.equation(r);
             // RFC 5348 §4.3: X = max(min(X_Bps, recv_limit), s/t_mbi)
             self.x = self.x_calc.min(recv_limit).max(self.s_pkt / T_MBI_S);
         } else if doubling_due {
@@ -401,9 +447,36 @@ impl Sender {
         }
     }
 
+    /// X_Bps for the current p: RFC 5348 §3.1 with b = 1, t_RTO = 4R, or ns-2's forms.
+    fn equation(&self, r: f64) -> f64 {
+        let ns2 = self.params.ns2;
+        if !ns2.tcp_rto_in_equation && !ns2.cap_timeout_factor {
+            return throughput(self.s_eq, r, self.p);
+        }
+        // ns-2 tfrc.cc: p_to_b(flost, rtt_, tzero_, fsize_, bval_) (see super::ns2).
+        let t_rto = if ns2.tcp_rto_in_equation {
+            self.ns2_rto.rto().as_secs_f64()
+        } else {
+            T_RTO_FACTOR * r
+        };
+        if ns2.cap_timeout_factor {
+            throughput_capped(self.s_eq, r, self.p, DEFAULT_B, t_rto)
+        } else {
+            throughput_general(self.s_eq, r, self.p, DEFAULT_B, t_rto)
+        }
+    }
+
+    /// ns-2's feedback round (see [`DataPacket::round`]).
+    pub fn round(&self) -> u64 {
+        self.round
+    }
+
     /// A feedback packet arrived at `now`.
     pub fn on_feedback(&mut self, now: Time, fb: &Feedback) {
         self.stats.feedbacks += 1;
+        // ns-2 tfrc.cc recv(): round_id++ (carried in data packets; read only by the ns-2
+        // option of the receiver).
+        self.round += 1;
         // RFC 5348 §4.3 (1): R_sample = (t_now - t_recvdata) - t_delay
         let r_sample = (now
             .saturating_since(fb.t_recvdata)
@@ -417,6 +490,8 @@ impl Sender {
             Some(r) => RTT_FILTER_Q * r + (1.0 - RTT_FILTER_Q) * r_sample,
         };
         self.r = Some(r);
+        // ns-2 update_rtt(): tzero_ from the same sample (only used with the ns-2 option).
+        self.ns2_rto.on_sample(Duration::from_secs_f64(r_sample));
         // RFC 5348 §4.3 (3): RTO = max(4*R, 2*s/X)
         self.rto = (4.0 * r).max(2.0 * self.s_pkt / self.x);
         if first {
@@ -452,6 +527,13 @@ impl Sender {
             2.0 * self.set_max()
         };
         self.p = fb.p.clamp(0.0, 1.0);
+        // ns-2 option: the receive-rate limit never goes below one packet per RTT once
+        // there is a loss event rate (not RFC 5348 §4.3; see super::ns2).
+        let recv_limit = if self.params.ns2.recv_limit_floor && self.p > 0.0 {
+            recv_limit.max(self.s_pkt / r)
+        } else {
+            recv_limit
+        };
         self.recompute_x(now, recv_limit);
         // RFC 5348 §4.3 (5): restart the nofeedback timer after RTO.
         self.nofeedback_deadline = now + Duration::from_secs_f64(self.rto);
@@ -474,6 +556,8 @@ impl Sender {
             return;
         }
         self.stats.nofeedback_expiries += 1;
+        // ns-2 reduce_rate_on_no_feedback(): round_id++.
+        self.round += 1;
         let idle = !self.sent_since_timer;
         let before = self.x;
         let halve = |x: f64, s: f64| (x / 2.0).max(s / T_MBI_S);
@@ -707,6 +791,80 @@ mod tests {
         s.poll_transmit(Time(300 * MS));
         s.on_feedback(Time(400 * MS), &fb(300, 1e6, 0.05));
         assert_eq!(s.next_send_time(), Time(310 * MS));
+    }
+
+    /// Feeds the sequence of `ns2_options_*`: feedbacks at 100 (R = 0.1 s, p = 0), 200 and
+    /// 400 ms (both x_recv = 100 B/s, p = 0.1, R_sample 0.1 s), one packet sent at 0, 100
+    /// and 200 ms (never data-limited: each is in the window of the next feedback).
+    fn low_receive_rate(ns2: Ns2Compat) -> Sender {
+        let p = SenderParams::new(1000, None, Variant::Standard, InitialRate::Rfc5348)
+            .unwrap()
+            .with_ns2(ns2);
+        let mut s = Sender::new(p, Time::ZERO);
+        s.poll_transmit(Time::ZERO).unwrap();
+        s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+        s.poll_transmit(Time(100 * MS)).unwrap();
+        s.on_feedback(Time(200 * MS), &fb(100, 100.0, 0.1));
+        s.poll_transmit(Time(200 * MS)).unwrap();
+        let f = Feedback {
+            t_delay: Duration(100 * MS),
+            ..fb(200, 100.0, 0.1)
+        };
+        s.on_feedback(Time(400 * MS), &f);
+        assert_eq!(s.stats().data_limited_feedbacks, 0);
+        assert_eq!(s.rtt(), Some(Duration(100 * MS)));
+        s
+    }
+
+    #[test]
+    fn ns2_recv_limit_floor_and_rounds() {
+        // X_Bps = throughput(1000, 0.1, 0.1) = 1000/(0.0258199 + 0.4*0.5809475*0.1*1.32)
+        //       = 1000/0.0564944 = 17701 B/s.
+        let x_bps = throughput(1000.0, 0.1, 0.1);
+        assert!((x_bps - 17_701.0).abs() < 1.0, "{x_bps}");
+        // RFC: at 400 ms X_recv_set = {100@200, 100@400} (cutoff 400 - 2R = 200 drops the
+        // Infinity and the 0 of 100 ms): recv_limit = 200, X = max(min(17701, 200), 1000/64).
+        let rfc = low_receive_rate(Ns2Compat::RFC);
+        assert!(close(rfc.allowed_rate(), 200.0), "{}", rfc.allowed_rate());
+        // ns-2 floor: recv_limit = max(200, s/R = 10000) -> X = 10000 (one packet per RTT).
+        let floor = Ns2Compat {
+            recv_limit_floor: true,
+            ..Ns2Compat::RFC
+        };
+        let mut f = low_receive_rate(floor);
+        assert!(close(f.allowed_rate(), 10_000.0), "{}", f.allowed_rate());
+        // Rounds: three feedbacks, then a nofeedback expiry (timer after RTO = max(0.4 s,
+        // 2s/X) = 0.4 s) makes four; data packets carry the count.
+        assert_eq!(f.round(), 3);
+        f.on_timeout(Time(800 * MS));
+        assert_eq!((f.round(), f.stats().nofeedback_expiries), (4, 1));
+        assert_eq!(f.poll_transmit(Time(10 * 1000 * MS)).unwrap().round, 4);
+    }
+
+    #[test]
+    fn ns2_equation_uses_tzero_and_cap() {
+        // Every R_sample is 0.1 s = 1 tick of ns-2's 100 ms clock: srtt = 1 tick,
+        // rttvar = 1/2 tick, RTO = floor(1 + 4*0.5) = 3 ticks = 0.3 s (and it stays there).
+        let t = Ns2Compat {
+            tcp_rto_in_equation: true,
+            ..Ns2Compat::RFC
+        };
+        let s = low_receive_rate(t);
+        let want = throughput_general(1000.0, 0.1, 0.1, 1.0, 0.3);
+        assert!(close(s.x_calc(), want), "{} vs {want}", s.x_calc());
+        // p = 0.1 < 8/27: the cap alone changes nothing.
+        let c = low_receive_rate(Ns2Compat {
+            cap_timeout_factor: true,
+            ..Ns2Compat::RFC
+        });
+        assert!(close(c.x_calc(), throughput(1000.0, 0.1, 0.1)));
+        assert_eq!(
+            c.params().ns2(),
+            Ns2Compat {
+                cap_timeout_factor: true,
+                ..Ns2Compat::RFC
+            }
+        );
     }
 
     #[test]
