@@ -95,7 +95,12 @@ pub fn tfrc_pair(t: &TfrcSpec, start: Time) -> Result<(tfrc::Sender, tfrc::Recei
     } else {
         tfrc::InitialRate::Rfc5348
     };
-    let sp = tfrc::SenderParams::new(t.size, t.app_rate, variant, init)?;
+    let mut sp = tfrc::SenderParams::new(t.size, t.app_rate, variant, init)?;
+    let mut rparams = rparams;
+    if t.ns2_compat {
+        sp = sp.with_ns2(tfrc::ns2::Ns2Compat::ns2());
+        rparams = rparams.with_ns2(tfrc::ns2::Ns2Compat::ns2());
+    }
     Ok((tfrc::Sender::new(sp, start), tfrc::Receiver::new(rparams)))
 }
 

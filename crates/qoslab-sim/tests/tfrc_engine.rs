@@ -80,3 +80,20 @@ fn tfrc_sp_keeps_small_packets_flowing_where_standard_tfrc_starves_them() {
     // at most the application's 100 packets/s of 46 B = 36.8 kb/s
     assert!(a <= 36.8e3 * 1.01, "{a}");
 }
+
+#[test]
+fn ns2_compat_tfrc_sends_more_at_high_loss() {
+    // RFC 4828 B.1 at p = 0.3: RFC 5348 TFRC counts nearly every loss as a loss event and
+    // its receive-rate limit collapses below one packet per RTT; ns-2's TFRC merges losses
+    // of one feedback round into one event and floors the limit at one packet per RTT
+    // (`qoslab_algo::tfrc::ns2`), so it sends several times more.
+    let flow = |ns2: bool| format!("size = \"1460B\"\nrate = \"1168kbps\"\nns2_compat = {ns2}");
+    let mean = |ns2: bool| {
+        (1..=3)
+            .map(|seed| run(&flow(ns2), "{ packet = 0.3 }", 200, seed).flows[0].send_rate_bps)
+            .sum::<f64>()
+            / 3.0
+    };
+    let (rfc, ns2) = (mean(false), mean(true));
+    assert!(ns2 > 2.0 * rfc, "ns-2 mode {ns2} vs RFC mode {rfc}");
+}

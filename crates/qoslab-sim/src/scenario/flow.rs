@@ -62,7 +62,8 @@ pub(crate) const KINDS: &[&str] = &["tcp", "cbr", "poisson", "tfrc"];
 /// `size` data bytes per packet; `header` ("40B"); either `rate` (the application's maximum
 /// data rate) or `interval` (one packet per interval, e.g. "10ms" as in RFC 4828 App. B);
 /// `feedback_size` ("40B"); `initial_rate` = "rfc5348" (default) | "rfc3448";
-/// `short_intervals` = "step" (RFC 4828 §3, default) | "gradual" (App. C).
+/// `short_intervals` = "step" (RFC 4828 §3, default) | "gradual" (App. C);
+/// `ns2_compat` = false (RFC 5348) | true (ns-2's TFRC, see `qoslab_algo::tfrc::ns2`).
 pub(crate) const TFRC_KEYS: &[&str] = &[
     "variant",
     "size",
@@ -72,6 +73,7 @@ pub(crate) const TFRC_KEYS: &[&str] = &[
     "feedback_size",
     "initial_rate",
     "short_intervals",
+    "ns2_compat",
 ];
 
 pub(crate) fn kind_keys(kind: &str) -> &'static [&'static str] {
@@ -135,6 +137,7 @@ pub(crate) fn tfrc(t: &Tbl<'_>) -> Res<super::spec::TfrcSpec> {
         app_rate,
         feedback_size,
         rfc3448_initial_rate,
+        ns2_compat: t.get("ns2_compat").map_or(Ok(false), Field::bool)?,
     })
 }
 

@@ -240,6 +240,11 @@ pub struct TfrcSpec {
     pub feedback_size: u32,
     /// RFC 3448's initial rate (s/R) instead of RFC 5348's (W_init/R).
     pub rfc3448_initial_rate: bool,
+    /// ns-2's TFRC behaviours where they differ from RFC 5348 (`qoslab_algo::tfrc::ns2`):
+    /// loss events need a new feedback round, t_RTO in 100 ms ticks, the capped timeout
+    /// term, a one-packet-per-RTT floor on the receive-rate limit, ns-2's TFRC-SP short
+    /// interval counting. Off (RFC behaviour) by default.
+    pub ns2_compat: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
