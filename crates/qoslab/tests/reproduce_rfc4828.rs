@@ -44,6 +44,21 @@ fn the_registry_knows_rfc4828() {
     let mut want: Vec<String> = (1..=21).map(|i| i.to_string()).collect();
     want.extend(["c1".to_string(), "c2".to_string()]);
     assert_eq!(ids, want);
+    // Every table names its own published values, with all of our columns.
+    for t in &e.tables {
+        let name = t.published.unwrap();
+        assert_eq!(
+            e.tables
+                .iter()
+                .filter(|u| u.published == Some(name))
+                .count(),
+            1
+        );
+        let p = published::load(name).unwrap();
+        for c in t.keys.iter().chain(t.columns.iter().map(|c| &c.name)) {
+            assert!(p.columns.iter().any(|x| x == c), "table {}: {c}", t.id);
+        }
+    }
     // `--table C.1` selects c1 (dots dropped, case ignored), an unknown table is refused.
     let err = reproduce::reproduce(e, &opts("22")).unwrap_err();
     assert_eq!(err.exit_code(), 2);
@@ -496,18 +511,18 @@ fn group_means_medians_pooled_drops_and_best_of() {
     let b = || FlowSel::Group("b".into());
     let m = |m: Metric| m.extract(&r);
     // mean (10 + 20 + 60) / 3 = 30; payload is half of it in `flow`.
-    assert_eq!(m(Metric::FlowMean(a(), FlowStat::SendRateKbps)), Some(30.0));
+    assert_eq!(m(Metric::FlowMean(a(), FlowStat::SendRate)), Some(30.0));
     assert_eq!(
-        m(Metric::FlowMean(a(), FlowStat::SendPayloadKbps)),
+        m(Metric::FlowMean(a(), FlowStat::SendPayload)),
         Some(15.0)
     );
     // median of 10, 20, 60 = 20; of 5, 7 = 6.
     assert_eq!(
-        m(Metric::FlowMedian(a(), FlowStat::SendRateKbps)),
+        m(Metric::FlowMedian(a(), FlowStat::SendRate)),
         Some(20.0)
     );
     assert_eq!(
-        m(Metric::FlowMedian(b(), FlowStat::SendRateKbps)),
+        m(Metric::FlowMedian(b(), FlowStat::SendRate)),
         Some(6.0)
     );
     // pooled (10 + 0 + 50) / 500 = 0.12 (the per-flow mean would be (0.1 + 0 + 0.5)/3 = 0.2).
@@ -523,7 +538,7 @@ fn group_means_medians_pooled_drops_and_best_of() {
     assert!((ratio - 1.2).abs() < 1e-12);
     let none = || FlowSel::Group("c".into());
     assert_eq!(m(Metric::PooledDropRate(none())), None);
-    assert_eq!(m(Metric::FlowMean(none(), FlowStat::SendRateKbps)), None);
+    assert_eq!(m(Metric::FlowMean(none(), FlowStat::SendRate)), None);
     assert_eq!(
         m(Metric::Ratio(
             Box::new(Metric::PooledDropRate(a())),
@@ -533,10 +548,10 @@ fn group_means_medians_pooled_drops_and_best_of() {
     );
     // best of: a's mean 30 > b's mean 6; equal maxima give the first label.
     let best = vec![
-        (1.0, Metric::FlowMean(b(), FlowStat::SendRateKbps)),
-        (2.0, Metric::FlowMean(a(), FlowStat::SendRateKbps)),
+        (1.0, Metric::FlowMean(b(), FlowStat::SendRate)),
+        (2.0, Metric::FlowMean(a(), FlowStat::SendRate)),
         (3.0, Metric::Computed(30.0)),
-        (4.0, Metric::FlowMean(none(), FlowStat::SendRateKbps)),
+        (4.0, Metric::FlowMean(none(), FlowStat::SendRate)),
     ];
     assert_eq!(m(Metric::ArgMax(best.clone())), Some(2.0));
     assert_eq!(

@@ -41,23 +41,23 @@ pub fn group_of(name: &str) -> &str {
     t.strip_suffix('_').unwrap_or(t)
 }
 
-/// A per-flow quantity of [`Metric::FlowMean`] and [`Metric::FlowMedian`].
+/// A per-flow quantity of [`Metric::FlowMean`] and [`Metric::FlowMedian`] (rates in Kb/s).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlowStat {
     /// Every byte the source put on the wire (headers and retransmissions included), Kb/s.
-    SendRateKbps,
+    SendRate,
     /// Payload bytes sent (headers excluded, retransmissions included), Kb/s.
-    SendPayloadKbps,
+    SendPayload,
     /// Unique application bytes delivered in order, Kb/s.
-    GoodputKbps,
+    Goodput,
 }
 
 impl FlowStat {
     fn of(self, f: &qoslab_sim::result::FlowResult) -> f64 {
         match self {
-            FlowStat::SendRateKbps => f.send_rate_bps / 1e3,
-            FlowStat::SendPayloadKbps => f.send_payload_bps / 1e3,
-            FlowStat::GoodputKbps => f.goodput_bps / 1e3,
+            FlowStat::SendRate => f.send_rate_bps / 1e3,
+            FlowStat::SendPayload => f.send_payload_bps / 1e3,
+            FlowStat::Goodput => f.goodput_bps / 1e3,
         }
     }
 }

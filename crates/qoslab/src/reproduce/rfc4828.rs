@@ -433,8 +433,8 @@ const PUBLISHED: &[(&str, &str)] = &[
     ("19", "rfc4828/table19.csv"),
     ("20", "rfc4828/table20.csv"),
     ("21", "rfc4828/table21.csv"),
-    ("c1", "rfc4828 (App. C prints no numbers)"),
-    ("c2", "rfc4828 (App. C prints no numbers)"),
+    ("c1", "rfc4828/ (none: App. C prints no numbers; c1)"),
+    ("c2", "rfc4828/ (none: App. C prints no numbers; c2)"),
 ];
 
 fn published_name(id: &str) -> &'static str {
@@ -739,13 +739,25 @@ pub fn published(path: &str) -> Option<Result<Published, String>> {
                 &web_cols(if id == "16" { "tfrc" } else { "tfrc_sp" }),
             )
         }
-        // App. C: no published rows.
-        _ => Ok(Published {
-            file: path.to_string(),
-            notes: vec!["Source: RFC 4828 App. C (it prints no numbers)".to_string()],
-            columns: Vec::new(),
-            rows: Vec::new(),
-        }),
+        // App. C: the tables' columns, no published rows.
+        _ => {
+            let keys = if id == "c1" {
+                ["packet_drop_rate", "short_intervals"]
+            } else {
+                ["web_sessions", "short_intervals"]
+            };
+            let values: Vec<&str> = if id == "c1" {
+                vec!["tfrc_sp_14_send_rate_kbps", "tfrc_sp_200_send_rate_kbps"]
+            } else {
+                web_cols("tfrc_sp").into_iter().map(|c| c.0).collect()
+            };
+            Ok(Published {
+                file: path.to_string(),
+                notes: vec!["Source: RFC 4828 App. C (it prints no numbers)".to_string()],
+                columns: keys.into_iter().chain(values).map(String::from).collect(),
+                rows: Vec::new(),
+            })
+        }
     };
     Some(r)
 }
@@ -822,9 +834,9 @@ fn tables_5_6(e: &mut Experiment, id: &'static str, b: f64) -> Result<Table, Str
                 variant: v,
                 cells: vec![
                     pooled_drop(&g),
-                    Metric::FlowMedian(group(&g), FlowStat::SendPayloadKbps),
-                    mean(&g, FlowStat::SendPayloadKbps),
-                    mean(&g, FlowStat::GoodputKbps),
+                    Metric::FlowMedian(group(&g), FlowStat::SendPayload),
+                    mean(&g, FlowStat::SendPayload),
+                    mean(&g, FlowStat::Goodput),
                 ],
             }
         })
@@ -850,18 +862,18 @@ fn packet_drop_table(e: &mut Experiment, id: &'static str) -> Result<Table, Stri
     for p in PACKET_DROP_RATES {
         let v = e.variant(b1(num(p)?, false)?);
         // TCP: the ten 1460 B SACK flows "tcp{i}"; TFRC: App. B.1's flows of the table.
-        let tcp = mean("tcp", FlowStat::SendPayloadKbps);
+        let tcp = mean("tcp", FlowStat::SendPayload);
         let cells = match id {
-            "7" => vec![tcp, mean("std1460", FlowStat::SendRateKbps)],
+            "7" => vec![tcp, mean("std1460", FlowStat::SendRate)],
             "8" => vec![
                 tcp,
-                mean("sp14", FlowStat::SendRateKbps),
-                mean("std14", FlowStat::SendRateKbps),
+                mean("sp14", FlowStat::SendRate),
+                mean("std14", FlowStat::SendRate),
             ],
             _ => vec![
                 tcp,
-                mean("sp200", FlowStat::SendRateKbps),
-                mean("std200", FlowStat::SendRateKbps),
+                mean("sp200", FlowStat::SendRate),
+                mean("std200", FlowStat::SendRate),
             ],
         };
         rows.push(Row {
@@ -912,7 +924,7 @@ fn table_10(e: &mut Experiment) -> Result<Table, String> {
             .map(|&s| {
                 (
                     f64::from(s),
-                    mean(&format!("tcp{s}"), FlowStat::SendPayloadKbps),
+                    mean(&format!("tcp{s}"), FlowStat::SendPayload),
                 )
             })
             .collect();
@@ -922,8 +934,8 @@ fn table_10(e: &mut Experiment) -> Result<Table, String> {
             cells: vec![
                 Metric::ArgMax(tcp.clone()),
                 Metric::Max(tcp.into_iter().map(|t| t.1).collect()),
-                mean("sp14", FlowStat::SendRateKbps),
-                mean("std14", FlowStat::SendRateKbps),
+                mean("sp14", FlowStat::SendRate),
+                mean("std14", FlowStat::SendRate),
             ],
         });
     }
@@ -1044,9 +1056,9 @@ fn web_table(e: &mut Experiment, table: u32) -> Result<Table, String> {
 fn web_cells() -> Vec<Metric> {
     vec![
         pooled_drop("tcp"),
-        mean("tcp", FlowStat::SendPayloadKbps),
+        mean("tcp", FlowStat::SendPayload),
         pooled_drop("tfrc"),
-        mean("tfrc", FlowStat::SendRateKbps),
+        mean("tfrc", FlowStat::SendRate),
     ]
 }
 
@@ -1060,8 +1072,8 @@ fn table_c1(e: &mut Experiment) -> Result<Table, String> {
                 keys: vec![p.to_string(), rule.to_string()],
                 variant: e.variant(b1(num(p)?, gradual)?),
                 cells: vec![
-                    mean("sp14", FlowStat::SendRateKbps),
-                    mean("sp200", FlowStat::SendRateKbps),
+                    mean("sp14", FlowStat::SendRate),
+                    mean("sp200", FlowStat::SendRate),
                 ],
             });
         }
