@@ -87,9 +87,19 @@ pub struct Column {
 #[derive(Clone, Debug)]
 pub struct Row {
     pub keys: Vec<String>,
-    /// Index into [`Experiment::variants`].
+    /// Index into [`Experiment::variants`]; [`NO_VARIANT`] for a row of computed cells.
     pub variant: usize,
     pub cells: Vec<Metric>,
+}
+
+/// The variant of a row whose cells are all [`Metric::Computed`] (no simulation).
+pub const NO_VARIANT: usize = usize::MAX;
+
+impl Row {
+    /// False when every cell is computed from equations: the row needs no run.
+    pub fn needs_runs(&self) -> bool {
+        self.cells.iter().any(|c| c.computed().is_none())
+    }
 }
 
 /// A figure drawn from the runs of some variants.
@@ -173,13 +183,13 @@ impl Experiment {
                         self.name, t.id, r.keys
                     ));
                 }
-                if r.variant >= self.variants.len() {
+                if r.needs_runs() && r.variant >= self.variants.len() {
                     return Err(format!(
                         "{} table {}: row {:?} names no variant",
                         self.name, t.id, r.keys
                     ));
                 }
-                for c in &r.cells {
+                for c in r.cells.iter().filter(|_| r.needs_runs()) {
                     if let Some(l) = c.link() {
                         if !has_link(r.variant, l) {
                             return Err(format!(

@@ -1,8 +1,8 @@
 //! How a table cell is extracted from one run's [`RunResult`].
 //!
-//! Rates are in Mb/s (10⁶ bit/s) over the measurement window [warmup, end); queue lengths
-//! in packets as seen by arriving packets (the simulator's `length` summary), probabilities
-//! as fractions. A metric that cannot be computed (a link or flow missing from the results)
+//! Rates are in Mb/s (10⁶ bit/s), or Kb/s where the variant says so, over the measurement
+//! window [warmup, end); queue lengths in packets as seen by arriving packets (the
+//! simulator's `length` summary), probabilities as fractions. A metric that cannot be computed (a link or flow missing from the results)
 //! gives `None`, printed as "n/a" — never a made-up number.
 
 use qoslab_algo::Color;
@@ -16,14 +16,50 @@ pub enum FlowSel {
     Prefix(String),
     /// Flows with one of these names (e.g. "w1".."w10", the workstations of one LAN).
     Names(Vec<String>),
+    /// The instances of one flow group: names that are the group's name followed by an
+    /// instance number, with or without an underscore ("tcp" selects "tcp1".."tcp10",
+    /// "tcp14" selects "tcp14_1".., not "tcp1460_1"). The group of a name is the name
+    /// without its trailing `_?[0-9]+`, as `scenarios/rfc4828/summarize.py` groups flows.
+    Group(String),
 }
 
 impl FlowSel {
-    fn matches(&self, name: &str) -> bool {
+    pub fn matches(&self, name: &str) -> bool {
         match self {
             FlowSel::All => true,
             FlowSel::Prefix(p) => name.starts_with(p.as_str()),
             FlowSel::Names(names) => names.iter().any(|n| n == name),
+            FlowSel::Group(g) => group_of(name) == g,
+        }
+    }
+}
+
+/// `name` without its trailing instance number `_?[0-9]+` (the whole name if none).
+pub fn group_of(name: &str) -> &str {
+    let t = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    if t.len() == name.len() {
+        return name;
+    }
+    t.strip_suffix('_').unwrap_or(t)
+}
+
+/// A per-flow quantity of [`Metric::FlowMean`] and [`Metric::FlowMedian`] (rates in Kb/s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlowStat {
+    /// Every byte the source put on the wire (headers and retransmissions included), Kb/s.
+    SendRate,
+    /// Payload bytes sent (headers excluded, retransmissions included), Kb/s.
+    SendPayload,
+    /// Unique application bytes delivered in order, Kb/s.
+    Goodput,
+}
+
+impl FlowStat {
+    fn of(self, f: &qoslab_sim::result::FlowResult) -> f64 {
+        match self {
+            FlowStat::SendRate => f.send_rate_bps / 1e3,
+            FlowStat::SendPayload => f.send_payload_bps / 1e3,
+            FlowStat::Goodput => f.goodput_bps / 1e3,
         }
     }
 }
@@ -48,6 +84,23 @@ pub enum Metric {
     /// 90th and 99th percentiles of the queue length seen by arrivals.
     QueueP90(String),
     QueueP99(String),
+    /// Mean over the selected flows of a per-flow quantity (1 kb/s = 1000 bit/s).
+    FlowMean(FlowSel, FlowStat),
+    /// Median over the selected flows (the mean of the two middle values for an even count).
+    FlowMedian(FlowSel, FlowStat),
+    /// Data packets dropped / data packets sent, pooled over the selected flows (None when
+    /// they sent nothing).
+    PooledDropRate(FlowSel),
+    /// One metric divided by another (None when the divisor is 0).
+    Ratio(Box<Metric>, Box<Metric>),
+    /// The largest of several metrics (those that can be computed).
+    Max(Vec<Metric>),
+    /// The label of the largest of several (label, metric) pairs, e.g. the segment size
+    /// that gives the largest send rate.
+    ArgMax(Vec<(f64, Metric)>),
+    /// A value computed from the source's equations, not from a run (RFC 4828 Tables 1-4):
+    /// a row whose cells are all computed needs no simulation.
+    Computed(f64),
 }
 
 impl Metric {
@@ -60,7 +113,23 @@ impl Metric {
             | Metric::QueueEmpty(l)
             | Metric::QueueP90(l)
             | Metric::QueueP99(l) => Some(l),
-            Metric::GoodputMbps(_) | Metric::DeliveredMbps(..) => None,
+            Metric::GoodputMbps(_)
+            | Metric::DeliveredMbps(..)
+            | Metric::FlowMean(..)
+            | Metric::FlowMedian(..)
+            | Metric::PooledDropRate(_)
+            | Metric::Ratio(..)
+            | Metric::Max(_)
+            | Metric::ArgMax(_)
+            | Metric::Computed(_) => None,
+        }
+    }
+
+    /// The value of a computed cell (no run needed).
+    pub fn computed(&self) -> Option<f64> {
+        match self {
+            Metric::Computed(v) => Some(*v),
+            _ => None,
         }
     }
 
@@ -96,6 +165,55 @@ impl Metric {
                 }
                 any.then(|| mbps(bytes))
             }
+            Metric::FlowMean(sel, stat) => {
+                let v = flow_values(r, sel, *stat);
+                (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+            }
+            Metric::FlowMedian(sel, stat) => {
+                let mut v = flow_values(r, sel, *stat);
+                v.sort_by(f64::total_cmp);
+                let n = v.len();
+                match n {
+                    0 => None,
+                    _ if n % 2 == 1 => Some(v[n / 2]),
+                    _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+                }
+            }
+            Metric::PooledDropRate(sel) => {
+                let (mut sent, mut dropped) = (0u64, 0u64);
+                for f in r.flows.iter().filter(|f| sel.matches(&f.name)) {
+                    sent += f.measured.data_pkts;
+                    dropped += f.measured.data_dropped;
+                }
+                (sent > 0).then(|| dropped as f64 / sent as f64)
+            }
+            Metric::Ratio(a, b) => {
+                let (a, b) = (a.extract(r)?, b.extract(r)?);
+                (b != 0.0).then(|| a / b)
+            }
+            Metric::Max(ms) => ms
+                .iter()
+                .filter_map(|m| m.extract(r))
+                .max_by(f64::total_cmp),
+            // The first of equal maxima (as Python's `max`, used by scenarios/rfc4828/results.py).
+            Metric::ArgMax(ms) => ms
+                .iter()
+                .filter_map(|(label, m)| Some((*label, m.extract(r)?)))
+                .fold(None, |best: Option<(f64, f64)>, (l, v)| match best {
+                    Some((_, b)) if b >= v => best,
+                    _ => Some((l, v)),
+                })
+                .map(|(label, _)| label),
+            Metric::Computed(v) => Some(*v),
         }
     }
+}
+
+/// The quantity `stat` of every selected flow, in result order.
+fn flow_values(r: &RunResult, sel: &FlowSel, stat: FlowStat) -> Vec<f64> {
+    r.flows
+        .iter()
+        .filter(|f| sel.matches(&f.name))
+        .map(|f| stat.of(f))
+        .collect()
 }

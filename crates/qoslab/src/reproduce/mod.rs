@@ -9,7 +9,7 @@
 //! | `stats.rs` | mean and Student-t 95 % interval over seeds |
 //! | `published.rs` | the published-data files under `data/` |
 //! | `report.rs`, `figures.rs` | text and CSV tables, SVG figures |
-//! | `rio_hori2001.rs`, `rfc2963.rs` | the experiments |
+//! | `rio_hori2001.rs`, `rfc2963.rs`, `rfc4828.rs` | the experiments |
 //!
 //! Seeds: `--seeds N` runs seeds 1..=N of every variant (a variant marked deterministic
 //! runs once). Results are collected by job index, so output files are byte-identical
@@ -23,6 +23,7 @@ pub mod metric;
 pub mod published;
 pub mod report;
 pub mod rfc2963;
+pub mod rfc4828;
 pub mod rio_hori2001;
 pub mod runner;
 pub mod stats;
@@ -39,7 +40,7 @@ use stats::Summary;
 /// The command line of `qoslab reproduce`.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct ReproduceArgs {
-    /// Experiment: rio-hori2001 or rfc2963.
+    /// Experiment: rio-hori2001, rfc2963 or rfc4828.
     pub name: String,
     /// Run only this table or figure (e.g. 1, 4, a3, fig2).
     #[arg(long)]
@@ -137,13 +138,14 @@ impl std::fmt::Display for ReproduceError {
 }
 
 /// Names of the experiments, in the order of [`registry`].
-pub const NAMES: [&str; 2] = [rio_hori2001::NAME, rfc2963::NAME];
+pub const NAMES: [&str; 3] = [rio_hori2001::NAME, rfc2963::NAME, rfc4828::NAME];
 
 /// Every experiment (built from their base scenarios; an error is a broken definition).
 pub fn registry() -> Result<Vec<Experiment>, ReproduceError> {
     Ok(vec![
         rio_hori2001::experiment().map_err(ReproduceError::Definition)?,
         rfc2963::experiment().map_err(ReproduceError::Definition)?,
+        rfc4828::experiment().map_err(ReproduceError::Definition)?,
     ])
 }
 
@@ -270,7 +272,7 @@ pub fn reproduce(exp: &Experiment, opts: &Options) -> Result<Outcome, ReproduceE
     let mut needed = vec![false; exp.variants.len()];
     let mut samples = vec![false; exp.variants.len()];
     for t in &tables {
-        for r in &t.rows {
+        for r in t.rows.iter().filter(|r| r.needs_runs()) {
             needed[r.variant] = true;
         }
     }
@@ -357,16 +359,26 @@ pub fn reproduce(exp: &Experiment, opts: &Options) -> Result<Outcome, ReproduceE
         };
         let mut cells = Vec::new();
         for r in &t.rows {
-            let runs = &outputs[r.variant];
+            let runs: &[(u64, RunOutput)] = if r.needs_runs() {
+                &outputs[r.variant]
+            } else {
+                &[]
+            };
             let mut row = Vec::new();
             for (col, m) in t.columns.iter().zip(&r.cells) {
-                let values: Vec<f64> = runs
-                    .iter()
-                    .map(|(_, o)| m.extract(&o.result).unwrap_or(f64::NAN))
-                    .collect();
+                // A computed cell has one value and no seed.
+                let (values, seeds): (Vec<f64>, Vec<u64>) = match m.computed() {
+                    Some(v) => (vec![v], Vec::new()),
+                    None => (
+                        runs.iter()
+                            .map(|(_, o)| m.extract(&o.result).unwrap_or(f64::NAN))
+                            .collect(),
+                        runs.iter().map(|(s, _)| *s).collect(),
+                    ),
+                };
                 row.push(CellResult {
                     ours: Summary::of(&values),
-                    seeds: runs.iter().map(|(s, _)| *s).collect(),
+                    seeds,
                     values,
                     published: published
                         .as_ref()
@@ -380,17 +392,23 @@ pub fn reproduce(exp: &Experiment, opts: &Options) -> Result<Outcome, ReproduceE
             cells,
             published_notes: published.map(|p| p.notes).unwrap_or_default(),
         };
-        let scen = &exp.variants[t.rows[0].variant].scenario;
-        let (dur, warm) = if opts.quick {
-            (
-                exp.quick.duration.as_secs_f64(),
-                exp.quick.warmup.as_secs_f64(),
-            )
-        } else {
-            (scen.duration.as_secs_f64(), scen.warmup.as_secs_f64())
+        let note = match t.rows.iter().find(|r| r.needs_runs()) {
+            None => "computed from the source's equations (no simulation)".to_string(),
+            Some(r) => {
+                let scen = &exp.variants[r.variant].scenario;
+                let (dur, warm) = if opts.quick {
+                    (
+                        exp.quick.duration.as_secs_f64(),
+                        exp.quick.warmup.as_secs_f64(),
+                    )
+                } else {
+                    (scen.duration.as_secs_f64(), scen.warmup.as_secs_f64())
+                };
+                // Whole microseconds: 60 s, not the 60.00000000000001 of ns -> f64 seconds.
+                let (dur, warm) = ((dur * 1e6).round() / 1e6, (warm * 1e6).round() / 1e6);
+                format!("mean over seeds 1..={seeds}, {dur} s simulated, statistics after {warm} s")
+            }
         };
-        let note =
-            format!("mean over seeds 1..={seeds}, {dur} s simulated, statistics after {warm} s");
         text.push_str(&tr.to_text(&note));
         text.push('\n');
         files.push((format!("table_{}.csv", t.id), tr.to_csv()));
