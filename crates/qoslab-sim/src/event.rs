@@ -66,7 +66,11 @@ pub struct EventQueue {
 
 impl EventQueue {
     pub fn with_capacity(n: usize) -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(n), seq: 0, scheduled: 0 }
+        EventQueue {
+            heap: BinaryHeap::with_capacity(n),
+            seq: 0,
+            scheduled: 0,
+        }
     }
 
     #[inline]

@@ -68,6 +68,25 @@ pub enum AgentKind {
     Free,
 }
 
+/// A sender's next deadline: its start time until it has started, none once stopped,
+/// else its transport's own deadline.
+#[inline]
+fn sender_deadline(
+    started: bool,
+    start: Time,
+    stop: Time,
+    now: Time,
+    transport: impl FnOnce() -> Option<Time>,
+) -> Option<Time> {
+    if !started {
+        Some(start)
+    } else if now >= stop {
+        None
+    } else {
+        transport()
+    }
+}
+
 /// Builds the TFRC sender and receiver of a flow starting at `start`.
 pub fn tfrc_pair(t: &TfrcSpec, start: Time) -> Result<(tfrc::Sender, tfrc::Receiver), ConfigError> {
     let (variant, rparams) = if t.small_packet {
@@ -550,15 +569,7 @@ impl Simulator {
                 stop,
                 started,
                 ..
-            } => {
-                if !*started {
-                    Some(*start)
-                } else if self.now >= *stop {
-                    None
-                } else {
-                    tcp.poll_timeout()
-                }
-            }
+            } => sender_deadline(*started, *start, *stop, self.now, || tcp.poll_timeout()),
             AgentKind::TcpReceiver { tcp, .. } => tcp.poll_timeout(),
             AgentKind::TfrcSender {
                 tfrc,
@@ -566,16 +577,10 @@ impl Simulator {
                 stop,
                 started,
                 ..
-            } => {
-                if !*started {
-                    Some(*start)
-                } else if self.now >= *stop {
-                    None
-                } else {
-                    let send = tfrc.next_send_time();
-                    Some(tfrc.poll_timeout().map_or(send, |t| t.min(send)))
-                }
-            }
+            } => sender_deadline(*started, *start, *stop, self.now, || {
+                let send = tfrc.next_send_time();
+                Some(tfrc.poll_timeout().map_or(send, |t| t.min(send)))
+            }),
             AgentKind::TfrcReceiver { tfrc, .. } => tfrc.poll_timeout(),
             AgentKind::Free => None,
         };

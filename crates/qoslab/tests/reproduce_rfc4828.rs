@@ -504,19 +504,10 @@ fn group_means_medians_pooled_drops_and_best_of() {
     let m = |m: Metric| m.extract(&r);
     // mean (10 + 20 + 60) / 3 = 30; payload is half of it in `flow`.
     assert_eq!(m(Metric::FlowMean(a(), FlowStat::SendRate)), Some(30.0));
-    assert_eq!(
-        m(Metric::FlowMean(a(), FlowStat::SendPayload)),
-        Some(15.0)
-    );
+    assert_eq!(m(Metric::FlowMean(a(), FlowStat::SendPayload)), Some(15.0));
     // median of 10, 20, 60 = 20; of 5, 7 = 6.
-    assert_eq!(
-        m(Metric::FlowMedian(a(), FlowStat::SendRate)),
-        Some(20.0)
-    );
-    assert_eq!(
-        m(Metric::FlowMedian(b(), FlowStat::SendRate)),
-        Some(6.0)
-    );
+    assert_eq!(m(Metric::FlowMedian(a(), FlowStat::SendRate)), Some(20.0));
+    assert_eq!(m(Metric::FlowMedian(b(), FlowStat::SendRate)), Some(6.0));
     // pooled (10 + 0 + 50) / 500 = 0.12 (the per-flow mean would be (0.1 + 0 + 0.5)/3 = 0.2).
     assert_eq!(m(Metric::PooledDropRate(a())), Some(0.12));
     // b: 5 / 50 = 0.1 (the flow that sent nothing adds nothing).

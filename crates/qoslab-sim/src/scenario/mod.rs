@@ -154,8 +154,6 @@ pub mod units;
 mod value;
 mod web;
 
+pub use conditioner::{parse_chain_str, ChainSpec, StageParams, StageSpec, DEFAULT_K, STAGE_KINDS};
 pub use error::{ErrorKind, ScenarioError};
-pub use conditioner::{
-    parse_chain_str, ChainSpec, StageParams, StageSpec, DEFAULT_K, STAGE_KINDS,
-};
 pub use parse::{load, parse_str};

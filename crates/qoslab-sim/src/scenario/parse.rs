@@ -590,7 +590,10 @@ impl<'a> Parser<'a> {
         if let Some(f) = t.get("tcp_series") {
             out.tcp_series = f.clone().bool()?;
             if out.tcp_series && out.sample_interval.is_none() {
-                return Err(f.err(ErrorKind::Relation, "needs sample_interval (the time series' step)"));
+                return Err(f.err(
+                    ErrorKind::Relation,
+                    "needs sample_interval (the time series' step)",
+                ));
             }
         }
         if let Some(f) = t.get("monitor") {
