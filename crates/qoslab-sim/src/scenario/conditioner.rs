@@ -48,10 +48,10 @@
 //!   Every rule of the algorithms is checked by their own constructors (`XParams::new`),
 //!   and reported at the stage with the rule's name and source.
 
-use super::error::{line_col, ErrorKind, Inner, ScenarioError};
+use super::error::{line_col, ErrorKind, ScenarioError};
 use super::reader::{Cx, Field, Res, Tbl};
 use super::spec::{ConditionerSpec, MeterSpec};
-use super::value::{parse_document, Kind};
+use super::value::{Key, Val};
 use qoslab_algo::meter::{
     srtcm::SrTcmParams, token_bucket::PolicerAction, token_bucket::TbPolicerParams,
     trtcm::TrTcmParams, tsw::Tsw2cmParams, tsw::DEFAULT_WINDOW, tsw3cm::Tsw3cmParams, ColorMode,
@@ -210,30 +210,12 @@ pub(crate) fn conditioner(f: Field<'_>, link_rate: Rate) -> Res<ConditionerSpec>
 /// pbs = "6000B"
 /// ```
 pub fn parse_chain_str(text: &str, file: &str) -> Result<ChainSpec, ScenarioError> {
-    let doc = parse_document(text).map_err(|(message, span)| {
-        ScenarioError::new(Inner {
-            kind: ErrorKind::Syntax,
-            file: file.to_string(),
-            pos: Some(line_col(text, span.map_or(0, |s| s.start))),
-            path: String::new(),
-            value: None,
-            instance: None,
-            message: format!("invalid TOML: {}", message.trim_end()),
-        })
-    })?;
-    let cx = Cx { file, src: text };
-    let Kind::Table(entries) = &doc.kind else {
-        return Err(cx.error(
-            ErrorKind::Syntax,
-            &(0..0),
-            "",
-            None,
-            None,
-            "not a TOML table",
-        ));
-    };
+    super::parse::with_root(text, file, chain)
+}
+
+fn chain(cx: &Cx<'_>, entries: &[(Key, Val)]) -> Result<ChainSpec, ScenarioError> {
     let root = Tbl {
-        cx: &cx,
+        cx,
         entries,
         span: 0..0,
         path: String::new(),
@@ -267,7 +249,7 @@ pub fn parse_chain_str(text: &str, file: &str) -> Result<ChainSpec, ScenarioErro
     if items.is_empty() {
         return Err(cx.error(
             ErrorKind::BadValue,
-            &(text.len()..text.len()),
+            &(cx.src.len()..cx.src.len()),
             "stage",
             None,
             None,

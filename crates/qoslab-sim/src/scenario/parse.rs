@@ -61,6 +61,16 @@ const DEFAULTS_KEYS: &[&str] = &["tcp", "cbr", "poisson", "tfrc", "link"];
 
 /// Reads and validates a scenario file. `file` names it in error messages.
 pub fn parse_str(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
+    with_root(text, file, |cx, entries| Parser { cx }.scenario(entries))
+}
+
+/// Parses `text` as TOML (a syntax error is reported with its line and column) and hands
+/// its root table to `f`: the common start of scenario and chain files.
+pub(crate) fn with_root<T>(
+    text: &str,
+    file: &str,
+    f: impl FnOnce(&Cx<'_>, &[(Key, Val)]) -> Result<T, ScenarioError>,
+) -> Result<T, ScenarioError> {
     let doc = parse_document(text).map_err(|(message, span)| {
         ScenarioError::new(Inner {
             kind: ErrorKind::Syntax,
@@ -84,7 +94,7 @@ pub fn parse_str(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
             "not a TOML table",
         ));
     };
-    Parser { cx: &cx }.scenario(entries)
+    f(&cx, entries)
 }
 
 /// Reads a scenario file from disk.
