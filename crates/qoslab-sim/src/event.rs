@@ -96,6 +96,32 @@ impl EventQueue {
         self.heap.peek().map(|e| Time((e.key >> 64) as u64))
     }
 
+    /// Schedules `ev` for a component's `deadline`, unless an event for it is already
+    /// pending no later (`armed` holds the time of that pending event, `Time::NEVER` if none).
+    /// A deadline already past is due `now`; `armed` records the time actually scheduled, so
+    /// the event recognises itself when it fires (see [`EventQueue::disarm`]). Components
+    /// whose deadline moves later leave a stale early event, which fires, finds nothing due,
+    /// and re-arms: cheaper than removing events from the heap.
+    #[inline]
+    pub fn arm(&mut self, armed: &mut Time, deadline: Option<Time>, now: Time, ev: Event) {
+        if let Some(d) = deadline {
+            let at = d.max(now);
+            if at < *armed {
+                *armed = at;
+                self.push(at, ev);
+            }
+        }
+    }
+
+    /// Called when a component's event fires at `now`: forget the pending time if it was
+    /// this event (a stale earlier event leaves a later pending one in place).
+    #[inline]
+    pub fn disarm(armed: &mut Time, now: Time) {
+        if *armed <= now {
+            *armed = Time::NEVER;
+        }
+    }
+
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
         self.heap.pop().map(|e| (Time((e.key >> 64) as u64), e.ev))

@@ -584,15 +584,8 @@ impl Simulator {
             AgentKind::TfrcReceiver { tfrc, .. } => tfrc.poll_timeout(),
             AgentKind::Free => None,
         };
-        if let Some(d) = d {
-            // A deadline already past is due now; record the time actually scheduled so the
-            // event, when it fires, recognises itself as the armed one.
-            let at = d.max(self.now);
-            if at < agent.armed {
-                agent.armed = at;
-                self.events.push(at, Event::Agent { agent: a });
-            }
-        }
+        self.events
+            .arm(&mut agent.armed, d, self.now, Event::Agent { agent: a });
     }
 
     /// Processes every event before `until` (exclusive) or before the end of the run,
@@ -628,9 +621,7 @@ impl Simulator {
     fn on_agent(&mut self, a: u32) {
         let now = self.now;
         let agent = &mut self.agents[a as usize];
-        if agent.armed == now {
-            agent.armed = Time::NEVER;
-        }
+        EventQueue::disarm(&mut agent.armed, now);
         let (node, flow, peer_node, peer_agent, gen) = (
             agent.node,
             agent.flow,
@@ -817,20 +808,14 @@ impl Simulator {
     fn arm_web(&mut self, w: u32) {
         let now = self.now;
         let pool = &mut self.webs[w as usize];
-        if let Some(t) = pool.model.next_event_time() {
-            let at = t.max(now);
-            if at < pool.armed {
-                pool.armed = at;
-                self.events.push(at, Event::Web { pool: w });
-            }
-        }
+        let next = pool.model.next_event_time();
+        self.events
+            .arm(&mut pool.armed, next, now, Event::Web { pool: w });
     }
 
     fn on_web(&mut self, w: u32) {
         let now = self.now;
-        if self.webs[w as usize].armed <= now {
-            self.webs[w as usize].armed = Time::NEVER;
-        }
+        EventQueue::disarm(&mut self.webs[w as usize].armed, now);
         while let Some(req) = self.webs[w as usize].model.poll(now) {
             self.start_transfer(w, req);
         }
@@ -1012,13 +997,9 @@ impl Simulator {
             .cond
             .as_mut()
             .expect("has a conditioner");
-        if let Some(t) = c.next_release() {
-            let at = t.max(now);
-            if at < c.armed {
-                c.armed = at;
-                self.events.push(at, Event::Shaper { link: li });
-            }
-        }
+        let next = c.next_release();
+        self.events
+            .arm(&mut c.armed, next, now, Event::Shaper { link: li });
     }
 
     fn on_shaper(&mut self, li: u32) {
@@ -1028,9 +1009,7 @@ impl Simulator {
                 .cond
                 .as_mut()
                 .expect("has a conditioner");
-            if c.armed <= now {
-                c.armed = Time::NEVER;
-            }
+            EventQueue::disarm(&mut c.armed, now);
             let Conditioner {
                 shaper,
                 meters,
