@@ -168,6 +168,46 @@ pub struct Agent {
     web: Option<WebTag>,
 }
 
+/// Where an agent's packets come from and go to: enough to build every packet it sends.
+#[derive(Clone, Copy, Debug)]
+struct Addr {
+    node: u32,
+    flow: u32,
+    peer_node: u32,
+    peer_agent: u32,
+    gen: u32,
+}
+
+impl Addr {
+    /// A packet of `size` wire bytes from this agent to its peer, sent at `now`.
+    #[inline]
+    fn packet(self, now: Time, size: u32, hdr: WireHeader) -> Packet {
+        Packet {
+            flow: self.flow,
+            size,
+            color: Color::Green,
+            src_node: self.node,
+            dst_node: self.peer_node,
+            dst_agent: self.peer_agent,
+            dst_gen: self.gen,
+            sent_at: now,
+            hdr,
+        }
+    }
+}
+
+impl Agent {
+    fn addr(&self) -> Addr {
+        Addr {
+            node: self.node,
+            flow: self.flow,
+            peer_node: self.peer_node,
+            peer_agent: self.peer_agent,
+            gen: self.gen,
+        }
+    }
+}
+
 /// Which web object a transfer agent carries.
 #[derive(Clone, Copy, Debug)]
 pub struct WebTag {
@@ -622,24 +662,9 @@ impl Simulator {
         let now = self.now;
         let agent = &mut self.agents[a as usize];
         EventQueue::disarm(&mut agent.armed, now);
-        let (node, flow, peer_node, peer_agent, gen) = (
-            agent.node,
-            agent.flow,
-            agent.peer_node,
-            agent.peer_agent,
-            agent.gen,
-        );
-        let mk = |size: u32, hdr: WireHeader| Packet {
-            flow,
-            size,
-            color: Color::Green,
-            src_node: node,
-            dst_node: peer_node,
-            dst_agent: peer_agent,
-            dst_gen: gen,
-            sent_at: now,
-            hdr,
-        };
+        let addr = agent.addr();
+        let node = addr.node;
+        let mk = |size: u32, hdr: WireHeader| addr.packet(now, size, hdr);
         match &mut agent.kind {
             AgentKind::Udp(src) => {
                 while let Some(seq) = src.poll(now) {
@@ -709,13 +734,9 @@ impl Simulator {
         if agent.gen != p.dst_gen {
             return; // for a finished transfer whose slot has been reused
         }
-        let (node, flow, peer_node, peer_agent, gen) = (
-            agent.node,
-            agent.flow,
-            agent.peer_node,
-            agent.peer_agent,
-            agent.gen,
-        );
+        let addr = agent.addr();
+        let (node, flow) = (addr.node, addr.flow);
+        let mk = |size: u32, hdr: WireHeader| addr.packet(now, size, hdr);
         let mut finished = false;
         match (&mut agent.kind, &p.hdr) {
             (AgentKind::TcpReceiver { tcp, ack_size }, WireHeader::TcpData(seg)) => {
@@ -724,17 +745,7 @@ impl Simulator {
                 let fresh = tcp.delivered() - before;
                 self.flows[flow as usize].counters.goodput_bytes += fresh;
                 if let Some(ack) = ack {
-                    let ap = Packet {
-                        flow,
-                        size: *ack_size,
-                        color: Color::Green,
-                        src_node: node,
-                        dst_node: peer_node,
-                        dst_agent: peer_agent,
-                        dst_gen: gen,
-                        sent_at: now,
-                        hdr: WireHeader::TcpAck(ack),
-                    };
+                    let ap = mk(*ack_size, WireHeader::TcpAck(ack));
                     self.outbox.push((node, ap));
                 }
             }
@@ -751,17 +762,7 @@ impl Simulator {
                 tcp.on_ack(now, ack);
                 if now >= *start && now < *stop {
                     while let Some(seg) = tcp.poll_transmit(now) {
-                        let dp = Packet {
-                            flow,
-                            size: seg.len + wire.header,
-                            color: Color::Green,
-                            src_node: node,
-                            dst_node: peer_node,
-                            dst_agent: peer_agent,
-                            dst_gen: gen,
-                            sent_at: now,
-                            hdr: WireHeader::TcpData(seg),
-                        };
+                        let dp = mk(seg.len + wire.header, WireHeader::TcpData(seg));
                         self.outbox.push((node, dp));
                     }
                 }
@@ -776,17 +777,7 @@ impl Simulator {
             ) => {
                 self.flows[flow as usize].counters.goodput_bytes += dp.size as u64;
                 if let Some(fb) = tfrc.on_packet(now, dp) {
-                    let fp = Packet {
-                        flow,
-                        size: *feedback_size,
-                        color: Color::Green,
-                        src_node: node,
-                        dst_node: peer_node,
-                        dst_agent: peer_agent,
-                        dst_gen: gen,
-                        sent_at: now,
-                        hdr: WireHeader::TfrcFeedback(fb),
-                    };
+                    let fp = mk(*feedback_size, WireHeader::TfrcFeedback(fb));
                     self.outbox.push((node, fp));
                 }
             }
