@@ -310,6 +310,7 @@ pub fn build_aqm(spec: &QueueSpec, rate: Rate) -> Result<(Aqm, QueueLimit), Conf
         QueueSpec::Red { red: r, .. } => {
             let cfg = RedConfig {
                 gentle: r.gentle,
+                wait: r.wait,
                 unit: unit(r.queue_unit),
                 byte_mode: r.byte_mode,
                 mean_pkt_size: r.mean_pkt_size,

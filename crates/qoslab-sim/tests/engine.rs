@@ -136,6 +136,7 @@ fn red_queue() -> qoslab_sim::scenario::spec::QueueSpec {
             max_p: 0.1,
             w_q: 0.002,
             gentle: false,
+            wait: false,
             byte_mode: false,
             queue_unit: QueueUnit::Packets,
             mean_pkt_size: 500,

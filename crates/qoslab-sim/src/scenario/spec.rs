@@ -136,6 +136,10 @@ pub struct RedSpec {
     pub max_p: f64,
     pub w_q: f64,
     pub gentle: bool,
+    /// ns-2's `wait_` (ns-3 RedQueueDisc `Wait`): after a drop, drop gaps uniform on
+    /// `[1/p_b, 2/p_b]` instead of `[1, 1/p_b]` (see `qoslab_algo::queue::red`). Default
+    /// false; ns-2 and ns-3 default to true.
+    pub wait: bool,
     /// Byte mode: drop probability scaled by size / mean_pkt_size.
     pub byte_mode: bool,
     pub queue_unit: QueueUnit,

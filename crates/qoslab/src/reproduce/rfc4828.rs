@@ -132,6 +132,7 @@ impl Bottleneck {
                 max_p: 0.1,
                 w_q: 0.002,
                 gentle,
+                wait: false,
                 byte_mode: true,
                 queue_unit: QueueUnit::Bytes,
                 mean_pkt_size: 500,
