@@ -32,8 +32,8 @@ sub() {
 }
 
 drop_tail_bytes='queue = { kind = "drop-tail", limit = "50000B" }  # @queue'
-red_bytes='queue = { kind = "red", limit = "50000B", min_th = "2500B", max_th = "7500B", max_p = 0.1, w_q = 0.002, gentle = false, byte_mode = true, queue_unit = "bytes", mean_pkt_size = "500B" }  # @queue'
-ared_bytes='queue = { kind = "red", limit = "50000B", min_th = "2500B", max_th = "7500B", max_p = 0.1, w_q = 0.002, gentle = true, byte_mode = true, queue_unit = "bytes", mean_pkt_size = "500B", adaptive = true }  # @queue'
+red_bytes='queue = { kind = "red", limit = "50000B", min_th = "2500B", max_th = "7500B", max_p = 0.1, w_q = 0.002, gentle = false, wait = true, byte_mode = true, queue_unit = "bytes", mean_pkt_size = "500B" }  # @queue'
+ared_bytes='queue = { kind = "red", limit = "50000B", min_th = "2500B", max_th = "7500B", max_p = 0.1, w_q = 0.002, gentle = true, wait = true, byte_mode = true, queue_unit = "bytes", mean_pkt_size = "500B", adaptive = true }  # @queue'
 
 sessions() {
     local rev=$(($1 / 2))

@@ -171,8 +171,8 @@ fn sub(text: &str, hit: impl Fn(&str) -> bool, repl: impl Fn(&str) -> String) ->
 fn run_sh(table: u32, row: &str) -> Scenario {
     let read = |f: &str| std::fs::read_to_string(format!("{SCEN}{f}")).unwrap();
     let drop_tail_bytes = r#"queue = { kind = "drop-tail", limit = "50000B" }  # @queue"#;
-    let red_bytes = r#"queue = { kind = "red", limit = "50000B", min_th = "2500B", max_th = "7500B", max_p = 0.1, w_q = 0.002, gentle = false, byte_mode = true, queue_unit = "bytes", mean_pkt_size = "500B" }  # @queue"#;
-    let ared_bytes = r#"queue = { kind = "red", limit = "50000B", min_th = "2500B", max_th = "7500B", max_p = 0.1, w_q = 0.002, gentle = true, byte_mode = true, queue_unit = "bytes", mean_pkt_size = "500B", adaptive = true }  # @queue"#;
+    let red_bytes = r#"queue = { kind = "red", limit = "50000B", min_th = "2500B", max_th = "7500B", max_p = 0.1, w_q = 0.002, gentle = false, wait = true, byte_mode = true, queue_unit = "bytes", mean_pkt_size = "500B" }  # @queue"#;
+    let ared_bytes = r#"queue = { kind = "red", limit = "50000B", min_th = "2500B", max_th = "7500B", max_p = 0.1, w_q = 0.002, gentle = true, wait = true, byte_mode = true, queue_unit = "bytes", mean_pkt_size = "500B", adaptive = true }  # @queue"#;
     let queue = |t: &str, q: &str| {
         sub(
             t,

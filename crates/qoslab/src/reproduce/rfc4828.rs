@@ -132,7 +132,8 @@ impl Bottleneck {
                 max_p: 0.1,
                 w_q: 0.002,
                 gentle,
-                wait: false,
+                // ns-2's `wait_` default, as the base file's line
+                wait: true,
                 byte_mode: true,
                 queue_unit: QueueUnit::Bytes,
                 mean_pkt_size: 500,
