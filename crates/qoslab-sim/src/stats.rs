@@ -427,7 +427,12 @@ mod tests {
     fn tfrc_oscillation_hand_computed() {
         let mut o = TfrcOscillation::default();
         // (t ns, p, X bytes/s)
-        for (t, p, x) in [(0, 0.0, 100.0), (10, 0.1, 200.0), (30, 0.2, 300.0), (40, 0.1, 200.0)] {
+        for (t, p, x) in [
+            (0, 0.0, 100.0),
+            (10, 0.1, 200.0),
+            (30, 0.2, 300.0),
+            (40, 0.1, 200.0),
+        ] {
             o.on_sample(Time(t), p, x);
         }
         o.close(Time(50));
@@ -461,7 +466,10 @@ mod tests {
         o.on_sample(Time(0), 0.0, 10.0);
         o.on_sample(Time(5), 0.0, 20.0);
         let s = o.summary();
-        assert_eq!((s.p_cov, s.p_time_cov, s.p_roughness, s.p_pairs), (0.0, 0.0, 0.0, 0));
+        assert_eq!(
+            (s.p_cov, s.p_time_cov, s.p_roughness, s.p_pairs),
+            (0.0, 0.0, 0.0, 0)
+        );
         assert_eq!(s.zero_p_samples, 2);
         assert!(s.x_cov > 0.0);
     }

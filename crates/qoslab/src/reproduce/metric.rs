@@ -44,6 +44,11 @@ pub fn group_of(name: &str) -> &str {
 }
 
 /// A per-flow quantity of [`Metric::FlowMean`] and [`Metric::FlowMedian`] (rates in Kb/s).
+///
+/// The TFRC oscillation figures (RFC 4828 App. C; defined in
+/// `qoslab_sim::stats::TfrcOscillation`) exist only for TFRC flows with at least one
+/// feedback in the measurement window (the roughness: at least one pair of consecutive
+/// feedbacks with p > 0); other flows have none and are left out of the mean or median.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlowStat {
     /// Every byte the source put on the wire (headers and retransmissions included), Kb/s.
@@ -52,14 +57,31 @@ pub enum FlowStat {
     SendPayload,
     /// Unique application bytes delivered in order, Kb/s.
     Goodput,
+    /// Mean loss event rate p over the feedbacks (a TFRC flow's view of its losses).
+    PMean,
+    /// Coefficient of variation (std / mean) of the loss event rate p over the feedbacks.
+    PCov,
+    /// The same, each p weighted by how long the sender held it.
+    PTimeCov,
+    /// Mean |ln(p_k / p_(k-1))| over consecutive feedbacks with p > 0.
+    PRoughness,
+    /// Coefficient of variation of the allowed rate X over the feedbacks.
+    XCov,
 }
 
 impl FlowStat {
-    fn of(self, f: &qoslab_sim::result::FlowResult) -> f64 {
+    /// The flow's value, None when it has none (see above).
+    fn of(self, f: &qoslab_sim::result::FlowResult) -> Option<f64> {
+        let osc = || f.tfrc.as_ref().filter(|o| o.samples > 0);
         match self {
-            FlowStat::SendRate => f.send_rate_bps / 1e3,
-            FlowStat::SendPayload => f.send_payload_bps / 1e3,
-            FlowStat::Goodput => f.goodput_bps / 1e3,
+            FlowStat::SendRate => Some(f.send_rate_bps / 1e3),
+            FlowStat::SendPayload => Some(f.send_payload_bps / 1e3),
+            FlowStat::Goodput => Some(f.goodput_bps / 1e3),
+            FlowStat::PMean => osc().map(|o| o.p_mean),
+            FlowStat::PCov => osc().map(|o| o.p_cov),
+            FlowStat::PTimeCov => osc().map(|o| o.p_time_cov),
+            FlowStat::PRoughness => osc().filter(|o| o.p_pairs > 0).map(|o| o.p_roughness),
+            FlowStat::XCov => osc().map(|o| o.x_cov),
         }
     }
 }
@@ -209,11 +231,11 @@ impl Metric {
     }
 }
 
-/// The quantity `stat` of every selected flow, in result order.
+/// The quantity `stat` of every selected flow that has it, in result order.
 fn flow_values(r: &RunResult, sel: &FlowSel, stat: FlowStat) -> Vec<f64> {
     r.flows
         .iter()
         .filter(|f| sel.matches(&f.name))
-        .map(|f| stat.of(f))
+        .filter_map(|f| stat.of(f))
         .collect()
 }
