@@ -239,3 +239,79 @@ fn flow_values(r: &RunResult, sel: &FlowSel, stat: FlowStat) -> Vec<f64> {
         .filter_map(|f| stat.of(f))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qoslab_sim::result::{Aggregate, FlowResult};
+    use qoslab_sim::stats::{FlowCounters, TfrcOscillationSummary};
+
+    fn flow(name: &str, tfrc: Option<TfrcOscillationSummary>) -> FlowResult {
+        FlowResult {
+            name: name.into(),
+            kind: "tfrc-sp".into(),
+            src: "A".into(),
+            dst: "B".into(),
+            goodput_bps: 0.0,
+            send_rate_bps: 1000.0,
+            send_payload_bps: 0.0,
+            drop_rate: 0.0,
+            measured: FlowCounters::default(),
+            total: FlowCounters::default(),
+            tfrc,
+        }
+    }
+
+    fn osc(samples: u64, p_cov: f64, p_roughness: f64, p_pairs: u64) -> TfrcOscillationSummary {
+        TfrcOscillationSummary {
+            samples,
+            p_mean: 0.1,
+            p_cov,
+            p_roughness,
+            p_pairs,
+            x_cov: 2.0 * p_cov,
+            ..TfrcOscillationSummary::default()
+        }
+    }
+
+    #[test]
+    fn tfrc_oscillation_means_skip_flows_without_figures() {
+        let r = RunResult {
+            scenario: "t".into(),
+            seed: 1,
+            duration_s: 2.0,
+            warmup_s: 1.0,
+            measured_s: 1.0,
+            events: 0,
+            flows: vec![
+                flow("sp1", Some(osc(10, 0.2, 0.05, 9))),
+                flow("sp2", Some(osc(10, 0.4, 0.0, 0))), // no pair with p > 0
+                flow("sp3", Some(osc(0, 0.0, 0.0, 0))),  // no feedback in the window
+                flow("sp4", None),                       // not TFRC
+                flow("tcp1", Some(osc(5, 9.0, 9.0, 4))), // another group
+            ],
+            queues: vec![],
+            conditioners: vec![],
+            webs: vec![],
+            aggregate: Aggregate {
+                goodput_bps: 0.0,
+                jain_index: 1.0,
+            },
+        };
+        let sp = || FlowSel::Group("sp".into());
+        let m = |st| Metric::FlowMean(sp(), st).extract(&r);
+        // CoV of p: sp1 and sp2 only, (0.2 + 0.4) / 2
+        assert!((m(FlowStat::PCov).unwrap() - 0.3).abs() < 1e-12);
+        assert!((m(FlowStat::XCov).unwrap() - 0.6).abs() < 1e-12);
+        assert!((m(FlowStat::PMean).unwrap() - 0.1).abs() < 1e-12);
+        // roughness: sp1 only
+        assert_eq!(m(FlowStat::PRoughness), Some(0.05));
+        // the send rate still counts every flow of the group: 1 Kb/s each
+        assert_eq!(m(FlowStat::SendRate), Some(1.0));
+        // no TFRC flow with figures: n/a, not 0
+        let none = Metric::FlowMean(FlowSel::Names(vec!["sp4".into()]), FlowStat::PCov);
+        assert_eq!(none.extract(&r), None);
+        let median = Metric::FlowMedian(sp(), FlowStat::PCov).extract(&r).unwrap();
+        assert!((median - 0.3).abs() < 1e-12);
+    }
+}
