@@ -311,7 +311,9 @@ mod tests {
         // no TFRC flow with figures: n/a, not 0
         let none = Metric::FlowMean(FlowSel::Names(vec!["sp4".into()]), FlowStat::PCov);
         assert_eq!(none.extract(&r), None);
-        let median = Metric::FlowMedian(sp(), FlowStat::PCov).extract(&r).unwrap();
+        let median = Metric::FlowMedian(sp(), FlowStat::PCov)
+            .extract(&r)
+            .unwrap();
         assert!((median - 0.3).abs() < 1e-12);
     }
 }
