@@ -1,5 +1,5 @@
 //! Files a run writes: `summary.json`, `flows.csv`, `queues.csv`, `queue_series.csv`,
-//! `flow_series.csv`. Numbers are printed with fixed formats so the files are byte-identical
+//! `flow_series.csv`, `tcp_series.csv`, `tfrc_series.csv`. Numbers are printed with fixed formats so the files are byte-identical
 //! for the same (scenario, seed).
 
 use std::fmt::Write as _;
@@ -89,6 +89,25 @@ pub fn queue_series_csv(sim_samples: &[crate::sim::QueueSample], links: &[String
     s
 }
 
+/// One row per feedback packet a TFRC sender received (written whenever
+/// `output.tfrc_series` is on, header only if none came): the time, the flow, the loss event
+/// rate p and allowed rate X (bit/s) the sender held after it, and its RTT estimate R.
+pub fn tfrc_series_csv(samples: &[crate::sim::TfrcSample], flows: &[String]) -> String {
+    let mut s = String::from("time_s,flow,p,x_bps,rtt_s\n");
+    for x in samples {
+        let _ = writeln!(
+            s,
+            "{:.6},{},{:.10},{:.3},{:.6}",
+            x.t_ns as f64 * 1e-9,
+            flows[x.flow as usize],
+            x.p,
+            x.x * 8.0,
+            x.rtt_ns as f64 * 1e-9
+        );
+    }
+    s
+}
+
 /// Everything a run produces, ready to write.
 pub struct RunFiles {
     pub files: Vec<(String, String)>,
@@ -104,6 +123,8 @@ pub fn run_and_render(sim: Simulator) -> Result<(RunResult, RunFiles), String> {
     let samples = std::mem::take(&mut sim.samples);
     let flow_samples = std::mem::take(&mut sim.flow_samples);
     let tcp_samples = std::mem::take(&mut sim.tcp_samples);
+    let tfrc_samples = std::mem::take(&mut sim.tfrc_samples);
+    let tfrc_series = sim.scenario.output.tfrc_series;
     let r = sim.finish()?;
     let mut files = vec![
         ("summary.json".to_string(), summary_json(&r)),
@@ -137,6 +158,12 @@ pub fn run_and_render(sim: Simulator) -> Result<(RunResult, RunFiles), String> {
             );
         }
         files.push(("tcp_series.csv".to_string(), s));
+    }
+    if tfrc_series {
+        files.push((
+            "tfrc_series.csv".to_string(),
+            tfrc_series_csv(&tfrc_samples, &flows),
+        ));
     }
     Ok((r, RunFiles { files }))
 }

@@ -5,7 +5,9 @@ use serde::Serialize;
 
 use crate::net::link::ConditionerCounters;
 use crate::sim::Simulator;
-use crate::stats::{jain_index, FlowCounters, QueueCounters, QueueLengthSummary};
+use crate::stats::{
+    jain_index, FlowCounters, QueueCounters, QueueLengthSummary, TfrcOscillationSummary,
+};
 
 #[derive(Clone, Debug, Serialize)]
 pub struct RunResult {
@@ -64,6 +66,11 @@ pub struct FlowResult {
     pub measured: FlowCounters,
     /// Counters over the whole run.
     pub total: FlowCounters,
+    /// TFRC flows only (absent from the JSON otherwise): how the loss event rate p and the
+    /// allowed rate X the sender held after each feedback in the measurement window
+    /// oscillated (RFC 4828 App. C; see [`crate::stats::TfrcOscillation`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tfrc: Option<TfrcOscillationSummary>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -110,6 +117,7 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
                 },
                 measured: m,
                 total: f.counters,
+                tfrc: f.tfrc.as_ref().map(|o| o.summary()),
             }
         })
         .collect();

@@ -26,7 +26,7 @@ use crate::scenario::spec::{
     FlowKind, Limit, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, Scenario,
 };
 use crate::scenario::spec::{TcpSpec, TcpVariant, TfrcSpec};
-use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats};
+use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats, TfrcOscillation};
 use crate::traffic::udp::UdpSource;
 use crate::traffic::web::{Request as WebRequest, WebTraffic};
 use crate::transport::tcp::{App, TcpConfig, TcpParams, TcpReceiver, TcpSender, Variant};
@@ -241,6 +241,22 @@ pub struct FlowState {
     /// Timeouts and fast recoveries of this flow's finished transfers (web pools).
     closed_timeouts: u64,
     closed_fast_recoveries: u64,
+    /// TFRC flows: the oscillation statistics of the sender's p and X, sampled after each
+    /// feedback received in the measurement window (None for other flows).
+    pub tfrc: Option<TfrcOscillation>,
+}
+
+/// A TFRC sender's state right after it processed a feedback packet (`output.tfrc_series`).
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct TfrcSample {
+    pub t_ns: u64,
+    pub flow: u32,
+    /// Loss event rate p the sender holds.
+    pub p: f64,
+    /// Allowed rate X, bytes/s (TFRC-SP: on-wire bytes, before the header allowance).
+    pub x: f64,
+    /// Smoothed RTT estimate R in ns.
+    pub rtt_ns: u64,
 }
 
 /// A time-series sample of one TCP sender.
@@ -288,6 +304,8 @@ pub struct Simulator {
     pub flow_samples: Vec<(u64, u32, u64)>,
     /// TCP sender state at each sample instant (`output.tcp_series`).
     pub tcp_samples: Vec<TcpSample>,
+    /// TFRC sender state after every feedback (`output.tfrc_series`).
+    pub tfrc_samples: Vec<TfrcSample>,
     outbox: Vec<(u32, Packet)>,
     events_processed: u64,
 }
@@ -430,6 +448,7 @@ impl Simulator {
             samples: Vec::new(),
             flow_samples: Vec::new(),
             tcp_samples: Vec::new(),
+            tfrc_samples: Vec::new(),
             outbox: Vec::with_capacity(64),
             events_processed: 0,
             scenario: Scenario { ..scenario },
@@ -546,6 +565,7 @@ impl Simulator {
                 at_warmup: FlowCounters::default(),
                 closed_timeouts: 0,
                 closed_fast_recoveries: 0,
+                tfrc: matches!(f.kind, FlowKind::Tfrc(_)).then(TfrcOscillation::default),
             });
         }
         let webs = sim.scenario.webs.clone();
@@ -561,6 +581,7 @@ impl Simulator {
                 at_warmup: FlowCounters::default(),
                 closed_timeouts: 0,
                 closed_fast_recoveries: 0,
+                tfrc: None,
             });
             sim.webs.push(WebPool {
                 name: w.name.clone(),
@@ -784,6 +805,23 @@ impl Simulator {
             }
             (AgentKind::TfrcSender { tfrc, .. }, WireHeader::TfrcFeedback(fb)) => {
                 tfrc.on_feedback(now, fb);
+                // RFC 4828 App. C: the loss event rate (and so X) the sender now holds; the
+                // statistics cover feedbacks at times in [warmup, end], the series every one.
+                let (p, x) = (tfrc.loss_event_rate(), tfrc.allowed_rate());
+                if now >= self.warmup {
+                    if let Some(o) = &mut self.flows[flow as usize].tfrc {
+                        o.on_sample(now, p, x);
+                    }
+                }
+                if self.scenario.output.tfrc_series {
+                    self.tfrc_samples.push(TfrcSample {
+                        t_ns: now.0,
+                        flow,
+                        p,
+                        x,
+                        rtt_ns: tfrc.rtt().map_or(0, |d| d.0),
+                    });
+                }
                 // new packets, if any, go out at the next send time (armed below)
             }
             _ => return,
@@ -1277,6 +1315,9 @@ impl Simulator {
         for l in &mut self.links {
             let len = l.view.pkts;
             l.qlen.on_change(end, len);
+        }
+        for o in self.flows.iter_mut().filter_map(|f| f.tfrc.as_mut()) {
+            o.close(end);
         }
         // Conservation: per flow, sent = delivered + dropped + in flight;
         // per queue, arrivals = departures + drops + waiting.

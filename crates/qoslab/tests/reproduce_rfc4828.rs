@@ -456,6 +456,7 @@ fn flow(name: &str, send_kbps: f64, data_pkts: u64, dropped: u64) -> FlowResult 
         drop_rate: dropped as f64 / data_pkts as f64,
         measured,
         total: measured,
+        tfrc: None,
     }
 }
 

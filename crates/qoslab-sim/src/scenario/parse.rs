@@ -22,7 +22,7 @@ use super::web;
 const TOP_KEYS: &[&str] = &[
     "name", "seed", "duration", "warmup", "output", "node", "link", "flow", "web", "defaults",
 ];
-const OUTPUT_KEYS: &[&str] = &["sample_interval", "monitor", "tcp_series"];
+const OUTPUT_KEYS: &[&str] = &["sample_interval", "monitor", "tcp_series", "tfrc_series"];
 const NODE_KEYS: &[&str] = &["name", "kind", "count"];
 const LINK_KEYS: &[&str] = &[
     "from",
@@ -168,7 +168,7 @@ impl<'a> Parser<'a> {
         let links = self.links(&root, &nodes, &node_index, &defaults)?;
         let flows = self.flows(&root, &nodes, &node_index, &links, &defaults)?;
         let webs = self.webs(&root, &nodes, &node_index, &links, &defaults, duration)?;
-        let output = self.output(&root, &links)?;
+        let output = self.output(&root, &links, &flows)?;
         Ok(Scenario {
             name,
             seed,
@@ -579,11 +579,12 @@ impl<'a> Parser<'a> {
         Ok(flows)
     }
 
-    fn output(&self, root: &Tbl<'a>, links: &[LinkSpec]) -> Res<OutputSpec> {
+    fn output(&self, root: &Tbl<'a>, links: &[LinkSpec], flows: &[FlowSpec]) -> Res<OutputSpec> {
         let mut out = OutputSpec {
             sample_interval: None,
             monitor: Vec::new(),
             tcp_series: false,
+            tfrc_series: false,
         };
         let Some(f) = root.get("output") else {
             return Ok(out);
@@ -603,6 +604,15 @@ impl<'a> Parser<'a> {
                 return Err(f.err(
                     ErrorKind::Relation,
                     "needs sample_interval (the time series' step)",
+                ));
+            }
+        }
+        if let Some(f) = t.get("tfrc_series") {
+            out.tfrc_series = f.clone().bool()?;
+            if out.tfrc_series && !flows.iter().any(|x| matches!(x.kind, FlowKind::Tfrc(_))) {
+                return Err(f.err(
+                    ErrorKind::Relation,
+                    "there is no flow of kind \"tfrc\" to record",
                 ));
             }
         }

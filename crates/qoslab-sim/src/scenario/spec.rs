@@ -298,4 +298,8 @@ pub struct OutputSpec {
     /// Record every long-lived TCP sender's cwnd, ssthresh and smoothed RTT at each sample
     /// (`tcp_series.csv`); needs `sample_interval`.
     pub tcp_series: bool,
+    /// Record every TFRC sender's loss event rate p, allowed rate X and RTT estimate after
+    /// each feedback packet it receives, over the whole run (`tfrc_series.csv`, one row per
+    /// feedback); independent of `sample_interval`.
+    pub tfrc_series: bool,
 }

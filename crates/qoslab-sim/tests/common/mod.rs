@@ -58,6 +58,7 @@ pub fn dumbbell(
             sample_interval: None,
             monitor: vec![],
             tcp_series: false,
+            tfrc_series: false,
         },
     };
     for i in 0..n {

@@ -44,6 +44,11 @@ pub fn group_of(name: &str) -> &str {
 }
 
 /// A per-flow quantity of [`Metric::FlowMean`] and [`Metric::FlowMedian`] (rates in Kb/s).
+///
+/// The TFRC oscillation figures (RFC 4828 App. C; defined in
+/// `qoslab_sim::stats::TfrcOscillation`) exist only for TFRC flows with at least one
+/// feedback in the measurement window (the roughness: at least one pair of consecutive
+/// feedbacks with p > 0); other flows have none and are left out of the mean or median.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlowStat {
     /// Every byte the source put on the wire (headers and retransmissions included), Kb/s.
@@ -52,14 +57,31 @@ pub enum FlowStat {
     SendPayload,
     /// Unique application bytes delivered in order, Kb/s.
     Goodput,
+    /// Mean loss event rate p over the feedbacks (a TFRC flow's view of its losses).
+    PMean,
+    /// Coefficient of variation (std / mean) of the loss event rate p over the feedbacks.
+    PCov,
+    /// The same, each p weighted by how long the sender held it.
+    PTimeCov,
+    /// Mean |ln(p_k / p_(k-1))| over consecutive feedbacks with p > 0.
+    PRoughness,
+    /// Coefficient of variation of the allowed rate X over the feedbacks.
+    XCov,
 }
 
 impl FlowStat {
-    fn of(self, f: &qoslab_sim::result::FlowResult) -> f64 {
+    /// The flow's value, None when it has none (see above).
+    fn of(self, f: &qoslab_sim::result::FlowResult) -> Option<f64> {
+        let osc = || f.tfrc.as_ref().filter(|o| o.samples > 0);
         match self {
-            FlowStat::SendRate => f.send_rate_bps / 1e3,
-            FlowStat::SendPayload => f.send_payload_bps / 1e3,
-            FlowStat::Goodput => f.goodput_bps / 1e3,
+            FlowStat::SendRate => Some(f.send_rate_bps / 1e3),
+            FlowStat::SendPayload => Some(f.send_payload_bps / 1e3),
+            FlowStat::Goodput => Some(f.goodput_bps / 1e3),
+            FlowStat::PMean => osc().map(|o| o.p_mean),
+            FlowStat::PCov => osc().map(|o| o.p_cov),
+            FlowStat::PTimeCov => osc().map(|o| o.p_time_cov),
+            FlowStat::PRoughness => osc().filter(|o| o.p_pairs > 0).map(|o| o.p_roughness),
+            FlowStat::XCov => osc().map(|o| o.x_cov),
         }
     }
 }
@@ -209,11 +231,89 @@ impl Metric {
     }
 }
 
-/// The quantity `stat` of every selected flow, in result order.
+/// The quantity `stat` of every selected flow that has it, in result order.
 fn flow_values(r: &RunResult, sel: &FlowSel, stat: FlowStat) -> Vec<f64> {
     r.flows
         .iter()
         .filter(|f| sel.matches(&f.name))
-        .map(|f| stat.of(f))
+        .filter_map(|f| stat.of(f))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qoslab_sim::result::{Aggregate, FlowResult};
+    use qoslab_sim::stats::{FlowCounters, TfrcOscillationSummary};
+
+    fn flow(name: &str, tfrc: Option<TfrcOscillationSummary>) -> FlowResult {
+        FlowResult {
+            name: name.into(),
+            kind: "tfrc-sp".into(),
+            src: "A".into(),
+            dst: "B".into(),
+            goodput_bps: 0.0,
+            send_rate_bps: 1000.0,
+            send_payload_bps: 0.0,
+            drop_rate: 0.0,
+            measured: FlowCounters::default(),
+            total: FlowCounters::default(),
+            tfrc,
+        }
+    }
+
+    fn osc(samples: u64, p_cov: f64, p_roughness: f64, p_pairs: u64) -> TfrcOscillationSummary {
+        TfrcOscillationSummary {
+            samples,
+            p_mean: 0.1,
+            p_cov,
+            p_roughness,
+            p_pairs,
+            x_cov: 2.0 * p_cov,
+            ..TfrcOscillationSummary::default()
+        }
+    }
+
+    #[test]
+    fn tfrc_oscillation_means_skip_flows_without_figures() {
+        let r = RunResult {
+            scenario: "t".into(),
+            seed: 1,
+            duration_s: 2.0,
+            warmup_s: 1.0,
+            measured_s: 1.0,
+            events: 0,
+            flows: vec![
+                flow("sp1", Some(osc(10, 0.2, 0.05, 9))),
+                flow("sp2", Some(osc(10, 0.4, 0.0, 0))), // no pair with p > 0
+                flow("sp3", Some(osc(0, 0.0, 0.0, 0))),  // no feedback in the window
+                flow("sp4", None),                       // not TFRC
+                flow("tcp1", Some(osc(5, 9.0, 9.0, 4))), // another group
+            ],
+            queues: vec![],
+            conditioners: vec![],
+            webs: vec![],
+            aggregate: Aggregate {
+                goodput_bps: 0.0,
+                jain_index: 1.0,
+            },
+        };
+        let sp = || FlowSel::Group("sp".into());
+        let m = |st| Metric::FlowMean(sp(), st).extract(&r);
+        // CoV of p: sp1 and sp2 only, (0.2 + 0.4) / 2
+        assert!((m(FlowStat::PCov).unwrap() - 0.3).abs() < 1e-12);
+        assert!((m(FlowStat::XCov).unwrap() - 0.6).abs() < 1e-12);
+        assert!((m(FlowStat::PMean).unwrap() - 0.1).abs() < 1e-12);
+        // roughness: sp1 only
+        assert_eq!(m(FlowStat::PRoughness), Some(0.05));
+        // the send rate still counts every flow of the group: 1 Kb/s each
+        assert_eq!(m(FlowStat::SendRate), Some(1.0));
+        // no TFRC flow with figures: n/a, not 0
+        let none = Metric::FlowMean(FlowSel::Names(vec!["sp4".into()]), FlowStat::PCov);
+        assert_eq!(none.extract(&r), None);
+        let median = Metric::FlowMedian(sp(), FlowStat::PCov)
+            .extract(&r)
+            .unwrap();
+        assert!((median - 0.3).abs() < 1e-12);
+    }
 }

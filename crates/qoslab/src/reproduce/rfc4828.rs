@@ -74,6 +74,33 @@ pub const SESSIONS_N: [u32; 14] = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 200,
 /// loads of the Table 12 set-up (B.3, drop-tail in packets).
 pub const C1_PACKET_DROP_RATES: [&str; 6] = ["0.05", "0.1", "0.2", "0.3", "0.4", "0.5"];
 pub const C2_SESSIONS: [u32; 3] = [100, 400, 1600];
+/// Table c1's value columns (name, decimals): per TFRC-SP group of B.1 (14 B and 200 B
+/// packets) its send rate, then the mean, CoV and roughness of its loss event rate p and the
+/// CoV of its allowed rate X, each a mean over the group's flows (see [`c_cells`]).
+pub const C1_COLUMNS: [(&str, usize); 10] = [
+    ("tfrc_sp_14_send_rate_kbps", 2),
+    ("tfrc_sp_14_p_mean", 4),
+    ("tfrc_sp_14_p_cov", 3),
+    ("tfrc_sp_14_p_roughness", 3),
+    ("tfrc_sp_14_x_cov", 3),
+    ("tfrc_sp_200_send_rate_kbps", 2),
+    ("tfrc_sp_200_p_mean", 4),
+    ("tfrc_sp_200_p_cov", 3),
+    ("tfrc_sp_200_p_roughness", 3),
+    ("tfrc_sp_200_x_cov", 3),
+];
+/// Table c2's value columns: Table 12's four, then the oscillation of the TFRC-SP flows' p
+/// and X as in c1.
+pub const C2_COLUMNS: [(&str, usize); 8] = [
+    ("tcp_drop_rate", 3),
+    ("tcp_send_rate_kbps", 2),
+    ("tfrc_sp_drop_rate", 3),
+    ("tfrc_sp_send_rate_kbps", 2),
+    ("tfrc_sp_p_mean", 4),
+    ("tfrc_sp_p_cov", 3),
+    ("tfrc_sp_p_roughness", 3),
+    ("tfrc_sp_x_cov", 3),
+];
 
 /// Header bytes of every TCP flow of these scenarios (`[defaults.tcp] header = "40B"`).
 const TCP_HEADER: u32 = 40;
@@ -90,7 +117,7 @@ pub const NOTES: &[&str] = &[
     "Table 11 is computed in the RFC from 1-(1-b)^N for 1500 B and 56 B packets; ours are the measured drop rates of the 1500 B TCP packets (1460 B segments) and of the 46 B TFRC-SP packets (14 B + the 32 B header of App. B.1); the ratio is taken per run.",
     "ECN TCP columns (Tables 7-10) are not reproduced: the configured loss drops packets, it cannot mark them.",
     "Tables 17-21: published values withheld from the seed copy (ours alone); their rows are assumed to be the web-session counts of Tables 12-14.",
-    "App. C prints no numbers (\"our simulations so far have not shown a great difference in oscillations in the estimate loss event rate between the default mechanism ... and the gradual mechanism\"). Tables c1 (B.1, high packet drop rates) and c2 (B.3, drop-tail in packets) run TFRC-SP with the step rule of §3 and with the gradual rule (all losses counted at 1 RTT, 2/3 at 2 RTTs, 1/3 at 3, one loss from 4 RTTs on) and compare the TFRC-SP send rates (c1) and the drop and send rates of TCP and TFRC-SP (c2). The oscillation of the loss event rate itself is not measured: run results carry no time series of a TFRC flow's loss event rate.",
+    "App. C prints no numbers (\"our simulations so far have not shown a great difference in oscillations in the estimate loss event rate between the default mechanism ... and the gradual mechanism\"). Tables c1 (B.1, packet drop rates 0.05-0.5) and c2 (B.3, drop-tail in packets, Table 12 set-up) run TFRC-SP with the step rule of §3 and with the gradual rule (all losses counted at 1 RTT, 2/3 at 2 RTTs, 1/3 at 3, one loss from 4 RTTs on). Besides the send (and c2: drop) rates they measure the oscillation directly: after every feedback packet received in the measurement window, the loss event rate p and allowed rate X the TFRC-SP sender holds are sampled; per flow, p_mean = mean of p, p_cov = std/mean of p over those samples (population std), p_roughness = mean of |ln(p_k/p_(k-1))| over consecutive samples with both p > 0 (the typical relative jump of p from one feedback, about one RTT, to the next: the oscillation itself, where the CoV measures the spread), x_cov = std/mean of X; each cell is the mean over the group's flows (flows without samples left out), then over seeds. summary.json has, per TFRC flow, also the time-weighted mean, std and CoV of p; `[output] tfrc_series = true` writes every sample (tfrc_series.csv). X changes made by the nofeedback timer are not sampled.",
     "--quick: 60 s runs with statistics over [30 s, 60 s), 2 seeds. Web sessions start uniformly over [0, 100 s) whatever the run length (the window is set when the scenario is parsed), so the session arrival rate, and the load once sessions overlap, is that of the full 100 s runs.",
 ];
 
@@ -749,9 +776,9 @@ pub fn published(path: &str) -> Option<Result<Published, String>> {
                 ["web_sessions", "short_intervals"]
             };
             let values: Vec<&str> = if id == "c1" {
-                vec!["tfrc_sp_14_send_rate_kbps", "tfrc_sp_200_send_rate_kbps"]
+                C1_COLUMNS.iter().map(|c| c.0).collect()
             } else {
-                web_cols("tfrc_sp").into_iter().map(|c| c.0).collect()
+                C2_COLUMNS.iter().map(|c| c.0).collect()
             };
             Ok(Published {
                 file: path.to_string(),
@@ -1066,6 +1093,27 @@ fn web_cells() -> Vec<Metric> {
 
 const RULES: [(&str, bool); 2] = [("step", false), ("gradual", true)];
 
+/// App. C's cells of one TFRC-SP group: send rate (c1 only), then the mean, CoV and
+/// roughness of the loss event rate p and the CoV of X, means over the group's flows.
+fn c_cells(g: &str, send_rate: bool) -> Vec<Metric> {
+    let send = send_rate.then(|| mean(g, FlowStat::SendRate));
+    send.into_iter()
+        .chain(
+            [
+                FlowStat::PMean,
+                FlowStat::PCov,
+                FlowStat::PRoughness,
+                FlowStat::XCov,
+            ]
+            .map(|st| mean(g, st)),
+        )
+        .collect()
+}
+
+fn c_columns(cols: &[(&'static str, usize)]) -> Vec<Column> {
+    cols.iter().map(|&(name, d)| col(name, d)).collect()
+}
+
 fn table_c1(e: &mut Experiment) -> Result<Table, String> {
     let mut rows = Vec::new();
     for p in C1_PACKET_DROP_RATES {
@@ -1073,22 +1121,16 @@ fn table_c1(e: &mut Experiment) -> Result<Table, String> {
             rows.push(Row {
                 keys: vec![p.to_string(), rule.to_string()],
                 variant: e.variant(b1(num(p)?, gradual)?),
-                cells: vec![
-                    mean("sp14", FlowStat::SendRate),
-                    mean("sp200", FlowStat::SendRate),
-                ],
+                cells: [c_cells("sp14", true), c_cells("sp200", true)].concat(),
             });
         }
     }
     Ok(Table {
         id: "c1",
-        title: "TFRC-SP send rate (Kb/s), step vs gradual short-interval rule, configured packet drop rates (B.1)".into(),
+        title: "TFRC-SP send rate (Kb/s) and oscillation of its loss event rate p and allowed rate X, step vs gradual short-interval rule, configured packet drop rates (B.1)".into(),
         source: "RFC 4828 App. C (set-up of App. B.1)".into(),
         keys: vec!["packet_drop_rate", "short_intervals"],
-        columns: vec![
-            col("tfrc_sp_14_send_rate_kbps", 2),
-            col("tfrc_sp_200_send_rate_kbps", 2),
-        ],
+        columns: c_columns(&C1_COLUMNS),
         rows,
         published: Some(published_name("c1")),
     })
@@ -1105,21 +1147,16 @@ fn table_c2(e: &mut Experiment) -> Result<Table, String> {
             rows.push(Row {
                 keys: vec![s.to_string(), rule.to_string()],
                 variant: e.variant(web(&row)?),
-                cells: web_cells(),
+                cells: [web_cells(), c_cells("tfrc", false)].concat(),
             });
         }
     }
     Ok(Table {
         id: "c2",
-        title: "TCP and TFRC-SP, step vs gradual short-interval rule, drop-tail queue in packets (B.3, Table 12 set-up)".into(),
+        title: "TCP and TFRC-SP drop and send rates (Kb/s), oscillation of TFRC-SP's p and X, step vs gradual short-interval rule, drop-tail queue in packets (B.3, Table 12 set-up)".into(),
         source: "RFC 4828 App. C (set-up of App. B.3)".into(),
         keys: vec!["web_sessions", "short_intervals"],
-        columns: vec![
-            col("tcp_drop_rate", 3),
-            col("tcp_send_rate_kbps", 2),
-            col("tfrc_sp_drop_rate", 3),
-            col("tfrc_sp_send_rate_kbps", 2),
-        ],
+        columns: c_columns(&C2_COLUMNS),
         rows,
         published: Some(published_name("c2")),
     })
