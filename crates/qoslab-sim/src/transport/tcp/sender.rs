@@ -153,9 +153,13 @@
 //! timer (kept running by `newtimer` while `cwnd_ < 1`) expires, which sets cwnd = 1
 //! without touching ssthresh: the "wait for the timer" happens whenever halving leaves less
 //! than one packet, not only at cwnd = 1 — here: a halfwin of 0 gives cwnd = 1 MSS and the
-//! hold above; (3) ns-2 also reacts to an ECE right after a timeout
-//! (`last_cwnd_action_ == CWND_ACTION_TIMEOUT`) and backs the timer off on a second ECE at
-//! cwnd ≤ 1 (`ecn_backoff_`), which is not reproduced.
+//! hold above; (3) on an ECE reaction at cwnd ≤ 1 packet, the first one sets `ecn_backoff_`
+//! and every further one backs the timer off (`rtt_backoff`, doubling the RTO), and while
+//! `ecn_backoff_` is set an ECE ACK does not end the backoff (`newack`); an ACK without ECE
+//! clears it. With `ns2_compat` (3) is followed too, so that under a mark rate near 1 the
+//! sender ends up sending one packet per backed-off RTO. Not reproduced: ns-2 also reacts
+//! to an ECE within the window right after a timeout (`last_cwnd_action_ ==
+//! CWND_ACTION_TIMEOUT`).
 
 use qoslab_algo::{Duration, Time};
 
@@ -283,6 +287,8 @@ pub struct TcpSender {
     cwr_pending: bool,
     /// Sending held until the retransmission timer expires (ECE at cwnd = 1 MSS).
     ecn_hold: bool,
+    /// ns-2 `ecn_backoff_` (only with `ns2`).
+    ecn_backoff: bool,
     stats: TcpSenderStats,
 }
 
@@ -339,6 +345,7 @@ impl TcpSender {
             ecn_reduced_at: None,
             cwr_pending: false,
             ecn_hold: false,
+            ecn_backoff: false,
             stats: TcpSenderStats::default(),
         }
     }
@@ -475,12 +482,23 @@ impl TcpSender {
             if self.timestamps && ack.ts_ecr <= now {
                 // RFC 7323 §4.2: an RTT sample from the echoed timestamp of every ACK that
                 // advances the left edge of the send window.
-                self.rtt.sample(now.saturating_since(ack.ts_ecr));
+                let r = now.saturating_since(ack.ts_ecr);
+                if self.ecn_backoff && ece {
+                    // ns-2 newack: "Don't end backoff if still in ECN-Echo with a congestion
+                    // window of 1 packet."
+                    self.rtt.sample_keep_backoff(r);
+                } else {
+                    self.rtt.sample(r);
+                }
                 self.stats.rtt_samples += 1;
+            }
+            if !ece {
+                // ns-2 recv_newack_helper: an ACK without ECN-Echo clears ecn_backoff_.
+                self.ecn_backoff = false;
             }
             // RFC 3168 §6.1.2: "SHOULD NOT increase the congestion window in response to
             // the receipt of an ECN-Echo ACK packet".
-            self.on_new_ack(now, ack.ack, !ece);
+            self.on_new_ack(now, ack.ack, ece);
         }
         if self.ecn_hold {
             // RFC 3168 §6.1.2: "MUST reset the retransmit timer on receiving the ECN-Echo
@@ -523,7 +541,17 @@ impl TcpSender {
         self.stats.ecn_reductions += 1;
         let cwnd = self.cwnd_base();
         let hold = if self.ns2 {
-            // ns-2 TcpAgent::ecn -> slowdown(CLOSE_CWND_HALF|CLOSE_SSTHRESH_HALF).
+            // ns-2 TcpAgent::ecn: at a window of one packet, back the timer off from the
+            // second reaction on; then slowdown(CLOSE_CWND_HALF|CLOSE_SSTHRESH_HALF).
+            if cwnd <= self.mss {
+                if self.ecn_backoff {
+                    self.rtt.back_off();
+                } else {
+                    self.ecn_backoff = true;
+                }
+            } else {
+                self.ecn_backoff = false;
+            }
             let (ssthresh, half) = self.ns2_halfwin();
             self.ssthresh = ssthresh;
             self.set_cwnd(half.max(self.mss));
@@ -575,12 +603,19 @@ impl TcpSender {
         new
     }
 
-    /// An ACK that advances SND.UNA to `ackno`.
-    fn on_new_ack(&mut self, now: Time, ackno: u64, grow: bool) {
+    /// An ACK that advances SND.UNA to `ackno`; `ece`: it carries an ECN-Echo the sender
+    /// honours (then cwnd does not grow).
+    fn on_new_ack(&mut self, now: Time, ackno: u64, ece: bool) {
         let acked = ackno - self.snd_una;
+        let grow = !ece;
         if let Some((end, t0)) = self.timing {
             if ackno >= end {
-                self.rtt.sample(now.saturating_since(t0));
+                if self.ecn_backoff && ece {
+                    // ns-2 newack: no end of the backoff on an ECE at a 1-packet window.
+                    self.rtt.sample_keep_backoff(now.saturating_since(t0));
+                } else {
+                    self.rtt.sample(now.saturating_since(t0));
+                }
                 self.stats.rtt_samples += 1;
                 self.timing = None;
             }

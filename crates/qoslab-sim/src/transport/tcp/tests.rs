@@ -13,6 +13,7 @@ use qoslab_algo::{Duration, Rate, Time};
 
 use super::*;
 
+mod ecn;
 mod ns2;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
