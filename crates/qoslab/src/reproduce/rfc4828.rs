@@ -397,7 +397,8 @@ const T7_TFRC: &str = include_str!("../../../../data/rfc4828/table7_tfrc.csv");
 /// Table 7's "ECN TCP" column, absent from `data/rfc4828/table7.csv`: transcribed from the
 /// seed (RFC 4828 App. B.1, Table 7; `*`: "ECN scenarios marked with an asterisk are not
 /// realistic").
-const T7_ECN: &str = "# RFC 4828 Table 7, column \"ECN TCP\" (1460 B segments), transcribed from the seed
+const T7_ECN: &str =
+    "# RFC 4828 Table 7, column \"ECN TCP\" (1460 B segments), transcribed from the seed
 packet_drop_rate,ecn_tcp_send_rate_kbps,ecn_unrealistic
 0.001,1904.61,false
 0.005,792.11,false
@@ -686,7 +687,9 @@ pub fn published(path: &str) -> Option<Result<Published, String>> {
                 &cols(None, Some("ecn_tcp_send_rate_kbps"), None),
             );
             tcp.and_then(|mut p| {
-                for (other, col, what) in [(ecn?, 2, "Table 7 ECN TCP"), (tfrc?, 3, "table7_tfrc.csv")] {
+                for (other, col, what) in
+                    [(ecn?, 2, "Table 7 ECN TCP"), (tfrc?, 3, "table7_tfrc.csv")]
+                {
                     for r in &mut p.rows {
                         let o = other
                             .rows

@@ -143,7 +143,10 @@ impl Wire {
                 }
                 None => self.now,
             };
-            let ce = seg.ect && self.ce_marks.contains(&(seg.seq, *self.tx_count.get(&seg.seq).unwrap()));
+            let ce = seg.ect
+                && self
+                    .ce_marks
+                    .contains(&(seg.seq, *self.tx_count.get(&seg.seq).unwrap()));
             self.schedule(depart + self.delay, Ev::Data(seg, ce));
         }
         panic!("poll_transmit never returned None");

@@ -122,10 +122,7 @@ fn ns2_echo_at_two_segments_halves_to_zero_and_waits_for_the_timer() {
     w.run_until(Time::from_millis(100));
     assert_eq!((w.tx.cwnd(), w.tx.ssthresh()), (1_000, 2_000));
     assert!(!w.tx.ecn_hold());
-    let p = TcpParams {
-        init_cwnd: 1,
-        ..p
-    };
+    let p = TcpParams { init_cwnd: 1, ..p };
     let mut w = Wire::new(p, App::Bytes(5_000), 50, None, &[]);
     w.ce_marks = vec![(0, 1), (1_000, 1)];
     w.run_until(Time::from_millis(100));
@@ -193,8 +190,6 @@ fn a_loss_and_a_mark_in_one_window_reduce_once() {
         );
         assert_eq!(w.tx.ssthresh(), 18_500, "{v:?}");
         // The retransmission is Not-ECT.
-        assert!(sent(&w)
-            .iter()
-            .all(|(_, s)| s.ect != s.retransmission));
+        assert!(sent(&w).iter().all(|(_, s)| s.ect != s.retransmission));
     }
 }
