@@ -46,11 +46,11 @@ case $table in
 5 | 6 | 10 | 11)
     cp "$here/b2-byte-drop.toml" "$file"
     case $table in 5) b=0.0001 ;; 6) b=0.001 ;; *) b=$row ;; esac
-    sub '^loss = \{ byte = [^}]*\}  # @loss(.*)$' "loss = { byte = $b }  # @loss\\1"
+    sub '^loss = \{ byte = [^,}]*(,[^}]*)?\}  # @loss(.*)$' "loss = { byte = $b\\1}  # @loss\\2"
     ;;
 7 | 8 | 9)
     cp "$here/b1-packet-drop.toml" "$file"
-    sub '^loss = \{ packet = [^}]*\}  # @loss(.*)$' "loss = { packet = $row }  # @loss\\1"
+    sub '^loss = \{ packet = [^,}]*(,[^}]*)?\}  # @loss(.*)$' "loss = { packet = $row\\1}  # @loss\\2"
     ;;
 12 | 13 | 14 | 15 | 16)
     cp "$here/b3-droptail.toml" "$file"

@@ -5,6 +5,19 @@ use qoslab_algo::{Color, Time};
 
 use crate::transport::WireHeader;
 
+/// The ECN field of a packet's IP header (RFC 3168 §5). ECT(0) and ECT(1) are not told
+/// apart (nothing here uses the ECN nonce).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum IpEcn {
+    /// Not ECN-capable transport: a router drops it where it would mark.
+    #[default]
+    NotEct,
+    /// ECN-capable transport.
+    Ect,
+    /// Congestion experienced (set by a router on an ECT packet).
+    Ce,
+}
+
 /// A packet id: index of its slot in the arena.
 pub type PktId = u32;
 
@@ -16,6 +29,8 @@ pub struct Packet {
     /// Size on the wire in bytes (headers included).
     pub size: u32,
     pub color: Color,
+    /// The IP ECN field.
+    pub ecn: IpEcn,
     pub src_node: u32,
     pub dst_node: u32,
     /// The agent at `dst_node` the packet is for, and that agent slot's generation when the

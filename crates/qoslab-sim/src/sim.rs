@@ -17,7 +17,7 @@ use qoslab_algo::{
     Color, ConfigError, DropReason, Duration, PacketView, QueueView, Rate, Rng, Time, Verdict,
 };
 
-use crate::arena::{Arena, Packet, PktId};
+use crate::arena::{Arena, IpEcn, Packet, PktId};
 use crate::event::{Event, EventQueue};
 use crate::net::link::{Conditioner, Link, MeterOracle};
 use crate::net::routing::{Routes, NO_ROUTE};
@@ -149,6 +149,8 @@ pub fn tcp_config(t: &TcpSpec) -> Result<TcpConfig, ConfigError> {
         clock_granularity: t.clock_granularity,
         delayed_ack: t.delayed_ack,
         ns2_compat: t.ns2_compat,
+        ecn: t.ecn,
+        timestamps: t.timestamps,
         ..TcpParams::default()
     })
 }
@@ -186,6 +188,12 @@ impl Addr {
             flow: self.flow,
             size,
             color: Color::Green,
+            // RFC 3168 §6.1.5: an ECN sender's new data is ECT; ACKs (§6.1.4), retransmissions
+            // and every other transport are Not-ECT.
+            ecn: match hdr {
+                WireHeader::TcpData(seg) if seg.ect => IpEcn::Ect,
+                _ => IpEcn::NotEct,
+            },
             src_node: self.node,
             dst_node: self.peer_node,
             dst_agent: self.peer_agent,
@@ -409,6 +417,8 @@ impl Simulator {
                 aqm,
                 limit,
                 loss: l.loss,
+                loss_marks_ect: l.loss_marks_ect,
+                wire_marks: 0,
                 aqm_rng: Rng::stream(seed, &format!("queue/{}", l.name)),
                 loss_rng: Rng::stream(seed, &format!("loss/{}", l.name)),
                 busy_until: Time::ZERO,
@@ -763,7 +773,7 @@ impl Simulator {
         match (&mut agent.kind, &p.hdr) {
             (AgentKind::TcpReceiver { tcp, ack_size }, WireHeader::TcpData(seg)) => {
                 let before = tcp.delivered();
-                let ack = tcp.on_segment(now, seg);
+                let ack = tcp.on_segment_ce(now, seg, p.ecn == IpEcn::Ce);
                 let fresh = tcp.delivered() - before;
                 self.flows[flow as usize].counters.goodput_bytes += fresh;
                 if let Some(ack) = ack {
@@ -1162,10 +1172,15 @@ impl Simulator {
         l.counters.arrivals_by_color[view.color.index()] += 1;
         l.qlen.on_arrival(l.view.pkts);
         let verdict = l.aqm.on_arrival(now, &view, &l.view, &mut l.aqm_rng);
+        let ect = p.ecn != IpEcn::NotEct;
         let verdict = match verdict {
             Verdict::Enqueue | Verdict::Mark(_) if !l.limit.admits(&l.view, view.size) => {
                 Verdict::Drop(DropReason::Overflow)
             }
+            // RFC 3168 §5: only ECN-capable packets are marked; where the discipline would
+            // mark a Not-ECT packet, it is dropped (as an early drop; the discipline's own
+            // statistics still count a mark).
+            Verdict::Mark(_) if !ect => Verdict::Drop(DropReason::Early),
             v => v,
         };
         match verdict {
@@ -1177,7 +1192,9 @@ impl Simulator {
             }
             Verdict::Enqueue | Verdict::Mark(_) => {
                 if let Verdict::Mark(_) = verdict {
+                    // An ECT (or already CE) packet: it leaves with CE.
                     l.counters.marks[view.color.index()] += 1;
+                    self.arena.get_mut(id).ecn = IpEcn::Ce;
                 }
                 if l.busy_until <= now && l.fifo.is_empty() {
                     self.transmit(li, id);
@@ -1199,7 +1216,8 @@ impl Simulator {
     #[inline]
     fn transmit(&mut self, li: u32, id: PktId) {
         let now = self.now;
-        let size = self.arena.get(id).size;
+        let p = self.arena.get_mut(id);
+        let (size, color) = (p.size, p.color);
         let l = &mut self.links[li as usize];
         let tx = l.rate.tx_time(size as u64);
         l.busy_until = now + tx;
@@ -1213,9 +1231,17 @@ impl Simulator {
             l.aqm.on_departure(at, &view);
         }
         if l.loss.is_some() && l.wire_loss(size) {
-            l.counters.wire_losses += 1;
-            self.drop_packet(li, id, DropReason::Loss);
-            return;
+            if l.loss_marks_ect && p.ecn != IpEcn::NotEct {
+                // RFC 4828 App. B.1: the configured rate marks ECN-capable packets (RFC 3168
+                // §5); the packet is delivered with CE.
+                p.ecn = IpEcn::Ce;
+                l.wire_marks += 1;
+                l.counters.marks[color.index()] += 1;
+            } else {
+                l.counters.wire_losses += 1;
+                self.drop_packet(li, id, DropReason::Loss);
+                return;
+            }
         }
         let at = l.busy_until + l.delay;
         l.pipe.push_back((at, id));

@@ -188,3 +188,19 @@ fn c_packet_mode_red_treats_sizes_alike() {
         "TFRC-SP drop rate {ds} vs TCP {dt}"
     );
 }
+
+#[test]
+fn b1_marking_ecn_tcp_outsends_tcp_at_high_rates() {
+    // App. B.1 at p = 0.2 (Table 7: TCP 78.65, ECN TCP 93.23* Kb/s; Tables 8, 9 alike): the
+    // configured rate marks the ECN TCP flows' data instead of dropping it, so they lose
+    // nothing and keep a larger window than TCP, which times out.
+    let mut s = scenario("b1-packet-drop.toml");
+    for l in s.links.iter_mut().filter(|l| l.name == "A->B") {
+        assert!(l.loss_marks_ect, "b1's loss line marks ECT packets");
+        l.loss = Some(LossSpec::Packet { p: 0.2 });
+    }
+    let r = run(s, 1);
+    assert_eq!(drops(&r, "ecntcp"), 0.0);
+    let (tcp, ecn) = (send(&r, "tcp"), send(&r, "ecntcp"));
+    assert!(ecn > tcp, "ECN TCP {ecn} <= TCP {tcp}");
+}

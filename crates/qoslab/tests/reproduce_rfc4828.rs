@@ -210,10 +210,10 @@ fn run_sh(table: u32, row: &str) -> Scenario {
                 &read("b2-byte-drop.toml"),
                 |l| l.starts_with("loss = { byte = ") && l.contains("}  # @loss"),
                 |l| {
-                    format!(
-                        "loss = {{ byte = {b} }}  # @loss{}",
-                        l.split("# @loss").nth(1).unwrap()
-                    )
+                    // run.sh: the rate changes, the rest of the table (`ecn = true`) stays.
+                    let rest = l["loss = { byte = ".len()..]
+                        .trim_start_matches(|c: char| c.is_ascii_digit() || ".e-".contains(c));
+                    format!("loss = {{ byte = {b}{rest}")
                 },
             );
             ("b2-byte-drop.toml", t)
@@ -223,10 +223,10 @@ fn run_sh(table: u32, row: &str) -> Scenario {
                 &read("b1-packet-drop.toml"),
                 |l| l.starts_with("loss = { packet = ") && l.contains("}  # @loss"),
                 |l| {
-                    format!(
-                        "loss = {{ packet = {row} }}  # @loss{}",
-                        l.split("# @loss").nth(1).unwrap()
-                    )
+                    // run.sh: the rate changes, the rest of the table (`ecn = true`) stays.
+                    let rest = l["loss = { packet = ".len()..]
+                        .trim_start_matches(|c: char| c.is_ascii_digit() || ".e-".contains(c));
+                    format!("loss = {{ packet = {row}{rest}")
                 },
             );
             ("b1-packet-drop.toml", t)

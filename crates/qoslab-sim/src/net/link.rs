@@ -7,6 +7,9 @@
 //! Queue lengths exclude the packet being serialised (as ns-2 and Linux count them).
 //! Configured random loss (RFC 4828 App. B.1/B.2) is decided when a packet starts
 //! serialising: a lost packet occupies the link (corruption on the wire) and never arrives.
+//! With `loss_marks_ect` the same draw marks an ECN-capable packet CE instead, and it is
+//! delivered (RFC 4828 App. B.1 "randomly drop or mark packets"); it is counted in the
+//! queue's `marks` and in [`Link::wire_marks`], not as a loss.
 //! Packets in propagation wait in the link's `pipe`; one `Deliver` event per link is pending
 //! at a time, for the head of the pipe.
 
@@ -32,6 +35,11 @@ pub struct Link {
     pub aqm: Aqm,
     pub limit: QueueLimit,
     pub loss: Option<LossSpec>,
+    /// The configured loss marks ECT packets CE instead of dropping them.
+    pub loss_marks_ect: bool,
+    /// Packets the configured loss marked CE instead of dropping (cumulative from time 0;
+    /// also counted in `counters.marks`).
+    pub wire_marks: u64,
     /// Stream for the discipline's random decisions.
     pub aqm_rng: Rng,
     /// Stream for configured loss.
@@ -124,7 +132,9 @@ impl Conditioner {
 }
 
 impl Link {
-    /// Whether a packet of `size` bytes is lost on the wire (configured loss).
+    /// Whether the configured loss hits a packet of `size` bytes (lost on the wire, or
+    /// marked when `loss_marks_ect` and the packet is ECN-capable). One draw per packet,
+    /// whatever its ECN field, so marking does not shift the loss stream.
     #[inline]
     pub fn wire_loss(&mut self, size: u32) -> bool {
         match self.loss {

@@ -16,7 +16,9 @@
 //! | `initial_rto` | `"1s"` | RFC 6298 (2.1) |
 //! | `clock_granularity` | `"0s"` | exact timers (RFC 6298's G = 0); set e.g. `"10ms"` for ns-2's `tcpTick_` |
 //! | `delayed_ack` | `"off"` | an ACK per segment, as ns-2's `TCPSink` used by the seeds |
-//! | `ns2_compat` | `false` | RFC behaviour; `true`: ns-2 (2000–2001) Reno loss response and tick timer (needs `clock_granularity > 0`) |
+//! | `ns2_compat` | `false` | RFC behaviour; `true`: ns-2 (2000–2001) Reno loss response, ns-2's ECN halving and tick timer (needs `clock_granularity > 0`) |
+//! | `ecn` | `false` | RFC 3168 ECN-capable TCP: data sent ECT, ECN-Echo halves the window (`true`/`false`) |
+//! | `timestamps` | `false` | RFC 7323 timestamps: an RTT sample from every new ACK; adds no header bytes (`true`/`false`) |
 //! | `bytes` | none | bulk transfer (infinite backlog, "FTP" in the seeds) |
 //!
 //! `rwnd` is a size (`"64KB"`) or a count of segments (`"100p"` = 100 × mss: the window
@@ -51,6 +53,8 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "clock_granularity",
     "delayed_ack",
     "ns2_compat",
+    "ecn",
+    "timestamps",
     "bytes",
 ];
 pub(crate) const RATE_KEYS: &[&str] = &["rate", "size"];
@@ -240,6 +244,8 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
             on
         }
     };
+    let ecn = t.get("ecn").map_or(Ok(false), Field::bool)?;
+    let timestamps = t.get("timestamps").map_or(Ok(false), Field::bool)?;
     let bytes = match t.get("bytes") {
         None => None,
         Some(f) => {
@@ -267,6 +273,8 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
         clock_granularity,
         delayed_ack,
         ns2_compat,
+        ecn,
+        timestamps,
         bytes,
     })
 }

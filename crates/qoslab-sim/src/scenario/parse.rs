@@ -402,7 +402,7 @@ impl<'a> Parser<'a> {
                 let queue = t
                     .get("queue")
                     .map_or_else(|| Ok(queue::default_queue()), queue::queue)?;
-                let loss = t.get("loss").map_or(Ok(None), queue::loss)?;
+                let loss = t.get("loss").map_or(Ok((None, false)), queue::loss)?;
                 let cond = t
                     .get("conditioner")
                     .map(|f| conditioner::conditioner(f, rate))
@@ -449,7 +449,8 @@ impl<'a> Parser<'a> {
                         rate,
                         delay,
                         queue,
-                        loss,
+                        loss: loss.0,
+                        loss_marks_ect: loss.1,
                         conditioner,
                     });
                 }

@@ -1,5 +1,12 @@
 //! Queue and loss tables of a link: `queue = { kind = "red", ... }`, `loss = { packet = p }`.
 //!
+//! The loss table: `packet = p` (each packet lost with probability p, RFC 4828 App. B.1)
+//! or `byte = b` (a packet of N wire bytes with 1 − (1 − b)^N, App. B.2), and optionally
+//! `ecn = true | false` (default false): when true, a hit on an ECN-capable (ECT) packet
+//! sets CE and the packet is delivered instead of lost ("we configure the router to
+//! randomly drop or mark packets at a specified rate", App. B.1); Not-ECT packets are still
+//! lost (RFC 3168 §5: only ECN-capable packets are marked).
+//!
 //! Rules refused here, each from its source:
 //! * RED (Floyd & Jacobson 1993, §4 and §11): `min_th < max_th` (the drop probability
 //!   divides by `max_th - min_th`), `0 < max_p <= 1` (a probability; zero would never drop
@@ -304,11 +311,14 @@ fn rio(t: &Tbl<'_>, limit: Limit) -> Res<QueueSpec> {
     })
 }
 
-/// `loss = { packet = p }` or `{ byte = b }`; a probability of zero means no loss (so a
-/// duplex link can switch loss off in one direction with `reverse_loss = { packet = 0 }`).
-pub(crate) fn loss(f: Field<'_>) -> Res<Option<LossSpec>> {
+/// `loss = { packet = p }` or `{ byte = b }`, optionally with `ecn = true` (mark ECT
+/// packets instead of dropping them); a probability of zero means no loss (so a duplex link
+/// can switch loss off in one direction with `reverse_loss = { packet = 0 }`). Returns the
+/// loss and the `ecn` flag.
+pub(crate) fn loss(f: Field<'_>) -> Res<(Option<LossSpec>, bool)> {
     let t = f.clone().table()?;
-    t.check_keys(&["packet", "byte"], "a loss table")?;
+    t.check_keys(&["packet", "byte", "ecn"], "a loss table")?;
+    let ecn = t.get("ecn").map_or(Ok(false), Field::bool)?;
     let (key, make): (&str, fn(f64) -> LossSpec) = match (t.get("packet"), t.get("byte")) {
         (Some(_), Some(_)) => {
             return Err(f.err(
@@ -326,5 +336,5 @@ pub(crate) fn loss(f: Field<'_>) -> Res<Option<LossSpec>> {
     if !(0.0..=1.0).contains(&p) {
         return Err(pf.err(ErrorKind::BadValue, "must be a probability in [0, 1]"));
     }
-    Ok(if p == 0.0 { None } else { Some(make(p)) })
+    Ok((if p == 0.0 { None } else { Some(make(p)) }, ecn))
 }

@@ -73,6 +73,9 @@ pub struct LinkSpec {
     pub delay: Duration,
     pub queue: QueueSpec,
     pub loss: Option<LossSpec>,
+    /// The configured loss marks ECN-capable packets with CE instead of dropping them
+    /// (`ecn = true` in the loss table); Not-ECT packets are still lost.
+    pub loss_marks_ect: bool,
     /// Ingress conditioning of packets entering this link (before its queue).
     pub conditioner: Option<ConditionerSpec>,
 }
@@ -283,6 +286,10 @@ pub struct TcpSpec {
     /// ns-2 (2000–2001) behaviour where it differs from the RFCs: Reno's loss response and
     /// the tick-based retransmission timer (`TcpParams::ns2_compat`).
     pub ns2_compat: bool,
+    /// RFC 3168 ECN-capable TCP (`TcpParams::ecn`).
+    pub ecn: bool,
+    /// RFC 7323 timestamps (`TcpParams::timestamps`).
+    pub timestamps: bool,
     /// Bytes to transfer; None = bulk (infinite backlog).
     pub bytes: Option<u64>,
 }

@@ -27,6 +27,7 @@ pub fn link(
         delay,
         queue,
         loss: None,
+        loss_marks_ect: false,
         conditioner: None,
     }
 }
@@ -166,6 +167,8 @@ pub fn tcp_spec(variant: TcpVariant, mss: u32) -> TcpSpec {
         clock_granularity: Duration::from_millis(10),
         delayed_ack: None,
         ns2_compat: false,
+        ecn: false,
+        timestamps: false,
         bytes: None,
     }
 }

@@ -72,6 +72,20 @@ pub struct TcpParams {
     ///   term, at least two ticks) and its backoff (at most 64×, SRTT discarded past 8×).
     ///   Needs `clock_granularity > 0` (ns-2's `tcpTick_`).
     pub ns2_compat: bool,
+    /// ECN-capable TCP (RFC 3168 §6.1). Default false. The sender sends new data ECT,
+    /// halves its window once per window of data on an ECN-Echo ACK and sets CWR; the
+    /// receiver echoes CE marks until it sees CWR. Details in [`super::sender`] "ECN" and
+    /// [`super::receiver`].
+    pub ecn: bool,
+    /// RFC 7323 timestamps. Default false. The receiver echoes `TS.Recent` (RFC 7323 §4.3)
+    /// and the sender takes an RTT sample from every ACK that acknowledges new data, from
+    /// the echoed send time (§4.2), retransmissions included (Karn's rule is not needed).
+    ///
+    /// Open choice: the option's 10 bytes + 2 of padding are **not** added to the wire
+    /// size (`header` is unchanged), as in ns-2, whose `ts_option_` adds no bytes; model
+    /// them by raising `header` (and `ack_size`) by 12 if wanted. Nor does the option take
+    /// a SACK block away: [`super::MAX_SACK_BLOCKS`] is 3 already.
+    pub timestamps: bool,
 }
 
 impl Default for TcpParams {
@@ -91,6 +105,8 @@ impl Default for TcpParams {
             delayed_ack: None,
             dupack_threshold: 3,
             ns2_compat: false,
+            ecn: false,
+            timestamps: false,
         }
     }
 }

@@ -18,10 +18,19 @@
 //! | [`rtt`] | RFC 6298 SRTT/RTTVAR/RTO, clock granularity, backoff |
 //! | [`sender`] | RFC 5681 congestion control, Reno / RFC 6582 NewReno / RFC 6675 SACK recovery, RFC 3042 |
 //! | [`scoreboard`] | the sender's per-segment SACK scoreboard (preallocated ring) |
-//! | [`receiver`] | cumulative ACK, reassembly, RFC 2018 SACK blocks, delayed ACK |
+//! | [`receiver`] | cumulative ACK, reassembly, RFC 2018 SACK blocks, delayed ACK, ECN-Echo, TS.Recent |
 //!
 //! Wire sizes: a data segment is `len + header` bytes ([`TcpConfig::segment_wire_size`]),
 //! an ACK is `ack_size` bytes whatever its SACK blocks ([`TcpConfig::ack_wire_size`]).
+//! The RFC 7323 timestamp option adds no bytes (see [`TcpParams::timestamps`]).
+//!
+//! ECN (RFC 3168, [`TcpParams::ecn`]): the sender marks its segments ECN-capable
+//! ([`Segment::ect`], the IP codepoint the engine puts on the packet) and sets
+//! [`Segment::cwr`]; the engine tells the receiver whether a segment arrived with CE
+//! ([`TcpReceiver::on_segment_ce`]), and the receiver echoes it in [`Ack::ece`]. The IP
+//! ECN field itself lives on the engine's packet, not in these TCP headers.
+
+use qoslab_algo::Time;
 
 pub mod config;
 pub mod receiver;
@@ -50,6 +59,14 @@ pub struct Segment {
     pub len: u32,
     /// True if some byte of it was sent before.
     pub retransmission: bool,
+    /// Send as ECN-capable (ECT in the IP header): an ECN sender's new data only (RFC 3168
+    /// §6.1.5: retransmissions MUST NOT be ECT).
+    pub ect: bool,
+    /// The CWR flag (RFC 3168 §6.1.2): the first new segment after a window reduction.
+    pub cwr: bool,
+    /// RFC 7323 TSval: the sender's clock when it sent this segment (also when timestamps are
+    /// off, when nothing reads it).
+    pub ts_val: Time,
 }
 
 impl Segment {
@@ -75,6 +92,10 @@ pub struct Ack {
     /// SACK blocks, valid in `sack[..n_sack]`, the first containing the most recent segment.
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
     pub n_sack: u8,
+    /// The ECN-Echo flag (RFC 3168 §6.1.3).
+    pub ece: bool,
+    /// RFC 7323 TSecr: the `TS.Recent` the receiver echoes (zero when timestamps are off).
+    pub ts_ecr: Time,
 }
 
 impl Ack {
@@ -84,6 +105,8 @@ impl Ack {
             ack,
             sack: [SackBlock::default(); MAX_SACK_BLOCKS],
             n_sack: 0,
+            ece: false,
+            ts_ecr: Time::ZERO,
         }
     }
     /// The valid SACK blocks.

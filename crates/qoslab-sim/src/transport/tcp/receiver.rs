@@ -23,6 +23,19 @@
 //!   blocks still held, most recent first, each reported once. Blocks never reported
 //!   recently are not added (RFC 2018 only asks for the recent ones). No D-SACK (RFC 2883),
 //!   as in ns-2's default `generateDSacks_ false`.
+//! - **ECN-Echo** (RFC 3168 §6.1.3), when `ecn` is on: a data segment that arrives with CE
+//!   sets ECE on every ACK from then on, until a segment with CWR arrives. A segment with
+//!   both is handled CWR first, then CE (ECE stays set: its CE is a new congestion event).
+//!   CE is ignored on segments entirely outside the receive window `[RCV.NXT, RCV.NXT +
+//!   rwnd)` (RFC 3168 §6.1.5 SHOULD; retransmissions are never ECT anyway). Delayed ACKs
+//!   are unchanged: a CE segment does not force an immediate ACK; the ACK that covers it,
+//!   delayed or not, carries ECE ("if any of the received data packets are CE packets,
+//!   then the returning ACK has the ECN-Echo flag set", §6.1.3), as ns-2's `TCPSink` does.
+//! - **Timestamps** (RFC 7323 §4.3), when on: `TS.Recent` takes the segment's TSval when
+//!   `SEG.SEQ <= Last.ACK.sent` (and TSval does not go back), and every ACK echoes
+//!   `TS.Recent`. So a delayed ACK echoes the earlier of its two segments, an ACK for
+//!   out-of-order data echoes the last in-order segment, and the ACK for a retransmission
+//!   that fills a hole echoes the retransmission (§4.3 cases A–C).
 
 use qoslab_algo::{Duration, Time};
 
@@ -33,6 +46,10 @@ use super::{Ack, SackBlock, Segment, MAX_SACK_BLOCKS};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TcpReceiverStats {
     pub segments: u64,
+    /// Segments that arrived with CE (and were in the window).
+    pub ce_segments: u64,
+    /// ACKs sent with ECE.
+    pub ece_acks: u64,
     /// Segments carrying only bytes already received.
     pub duplicates: u64,
     /// Segments that arrived above a gap.
@@ -57,6 +74,13 @@ pub struct TcpReceiver {
     /// In-order segments received but not yet acknowledged (delayed ACK).
     unacked_segments: u32,
     delack_deadline: Option<Time>,
+    /// RFC 3168 ECN on; ECE to be set on ACKs (a CE segment seen, no CWR since).
+    ecn: bool,
+    ece: bool,
+    /// RFC 7323 timestamps on; `TS.Recent`; `Last.ACK.sent`.
+    timestamps: bool,
+    ts_recent: Time,
+    last_ack_sent: u64,
     stats: TcpReceiverStats,
 }
 
@@ -74,6 +98,11 @@ impl TcpReceiver {
             n_recent: 0,
             unacked_segments: 0,
             delack_deadline: None,
+            ecn: p.ecn,
+            ece: false,
+            timestamps: p.timestamps,
+            ts_recent: Time::ZERO,
+            last_ack_sent: 0,
             stats: TcpReceiverStats::default(),
         }
     }
@@ -81,7 +110,31 @@ impl TcpReceiver {
     /// Processes one data segment; returns the ACK to send now, or `None` if it is delayed
     /// (then `poll_timeout` gives its deadline).
     pub fn on_segment(&mut self, now: Time, seg: &Segment) -> Option<Ack> {
+        self.on_segment_ce(now, seg, false)
+    }
+
+    /// [`Self::on_segment`] for a segment whose IP header arrived with CE (`ce`) or not.
+    pub fn on_segment_ce(&mut self, now: Time, seg: &Segment, ce: bool) -> Option<Ack> {
         self.stats.segments += 1;
+        if self.ecn {
+            // RFC 3168 §6.1.3: ECE on every ACK until a CWR packet arrives ...
+            if seg.cwr {
+                self.ece = false;
+            }
+            // ... "SHOULD ignore the ECN field on arriving data packets that are outside of
+            // the receiver's current window" (§6.1.5).
+            let in_window =
+                seg.end() > self.rcv_nxt && seg.seq < self.rcv_nxt.saturating_add(self.rwnd);
+            if ce && in_window {
+                self.stats.ce_segments += 1;
+                self.ece = true;
+            }
+        }
+        // RFC 7323 §4.3 (2): if SEG.TSval >= TS.Recent and SEG.SEQ <= Last.ACK.sent, then
+        // SEG.TSval is copied to TS.Recent.
+        if self.timestamps && seg.ts_val >= self.ts_recent && seg.seq <= self.last_ack_sent {
+            self.ts_recent = seg.ts_val;
+        }
         let start = seg.seq;
         // RFC 9293 §3.10.7.4: keep only what fits the window.
         let end = (seg.seq + seg.len as u64).min(self.rcv_nxt + self.rwnd);
@@ -190,10 +243,19 @@ impl TcpReceiver {
         self.unacked_segments = 0;
         self.delack_deadline = None;
         self.stats.acks_sent += 1;
+        self.stats.ece_acks += self.ece as u64;
+        self.last_ack_sent = self.rcv_nxt;
         let mut ack = Ack {
             ack: self.rcv_nxt,
             sack: [SackBlock::default(); MAX_SACK_BLOCKS],
             n_sack: 0,
+            ece: self.ece,
+            // RFC 7323 §4.3 (3): TSecr = TS.Recent.
+            ts_ecr: if self.timestamps {
+                self.ts_recent
+            } else {
+                Time::ZERO
+            },
         };
         if !self.sack {
             return ack;
@@ -252,6 +314,9 @@ mod tests {
             seq: k * 100,
             len: 100,
             retransmission: false,
+            ect: false,
+            cwr: false,
+            ts_val: Time::ZERO,
         }
     }
     fn blocks(a: &Ack) -> Vec<(u64, u64)> {
@@ -337,8 +402,7 @@ mod tests {
                 T,
                 &Segment {
                     seq: 10_000,
-                    len: 100,
-                    retransmission: false,
+                    ..seg(0)
                 },
             )
             .unwrap();

@@ -165,6 +165,14 @@ impl RttEstimator {
         self.backoff = 0;
     }
 
+    /// [`Self::sample`] without ending the backoff (ns-2's `newack` keeps `t_backoff_` while
+    /// an ECN-Echo at a window of one packet is being answered, `ecn_backoff_`).
+    pub fn sample_keep_backoff(&mut self, r: Duration) {
+        let b = self.backoff;
+        self.sample(r);
+        self.backoff = b;
+    }
+
     /// (5.5) The host MUST set RTO <- RTO * 2 ("back off the timer"), bounded by max_rto.
     /// ns-2 (`rtt_backoff`): doubles up to 64×; beyond 8× the SRTT is discarded.
     pub fn back_off(&mut self) {

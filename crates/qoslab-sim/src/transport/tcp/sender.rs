@@ -104,11 +104,62 @@
 //! arithmetic of ns-2 is in [`super::rtt`].
 //!
 //! # RTT sampling and Karn's rule
-//! No timestamps: one segment per RTT is timed, as in BSD and ns-2 — when new data is sent
-//! and none is being timed, its end and send time are recorded; the first ACK covering that
-//! end gives a sample. Any retransmission (fast, partial-ACK, SACK or timeout) cancels the
-//! measurement (Karn: no sample can come from a retransmitted segment, nor be stretched by
-//! one). A valid sample also ends the RTO backoff.
+//! Without timestamps: one segment per RTT is timed, as in BSD and ns-2 — when new data is
+//! sent and none is being timed, its end and send time are recorded; the first ACK covering
+//! that end gives a sample. Any retransmission (fast, partial-ACK, SACK or timeout) cancels
+//! the measurement (Karn: no sample can come from a retransmitted segment, nor be stretched
+//! by one). A valid sample also ends the RTO backoff.
+//!
+//! With timestamps (`TcpParams::timestamps`, RFC 7323 §4): every ACK that advances
+//! `SND.UNA` gives a sample `now − TSecr` (§4.2: only ACKs that advance the left edge of
+//! the send window); TSecr is the send time of the segment the receiver echoes (RFC 7323
+//! §4.3), a retransmission's own when it filled the hole, so Karn's restriction is not
+//! needed and the sample after a timeout's retransmission ends the backoff at once. The
+//! RFC 6298 gains (1/8, 1/4) are applied per sample, as ns-2 does with `timestamps_`
+//! (RFC 7323 App. G's gains scaled by the samples per RTT are not used). Per-ACK cost:
+//! one subtraction and one estimator update, no allocation.
+//!
+//! # ECN (RFC 3168 §6.1, `TcpParams::ecn`)
+//! - New data segments are sent ECT; retransmissions are not (§6.1.5: "MUST NOT set either
+//!   ECT codepoint ... for retransmitted data packets").
+//! - **Reaction** to an ACK with ECE (§6.1.2), before the ACK's other processing: if no
+//!   loss recovery is in progress and the ACK acknowledges beyond `SND.MAX` as it was at the
+//!   last window reduction of any kind (ECN, fast retransmit, timeout) — "should not react
+//!   to congestion indications more than once every window of data" —
+//!   `ssthresh = max(FlightSize/2, 2·MSS)` with FlightSize as at a fast retransmit (before
+//!   this ACK, limited-transmit segments excluded), and `cwnd = min(cwnd, ssthresh)` (the
+//!   "halving" never raises cwnd). Nothing is retransmitted. No ECE ACK grows cwnd ("SHOULD
+//!   NOT increase the congestion window in response to the receipt of an ECN-Echo ACK").
+//! - **cwnd of one MSS**: if cwnd is at most 1 MSS when the sender reacts, cwnd stays 1 MSS
+//!   ("bounded below by a value of one MSS"), the retransmission timer is restarted with the
+//!   current RTO ("MUST reset the retransmit timer"), also when nothing is outstanding, and
+//!   no segment is sent until it expires ("able to send a new packet only when the
+//!   retransmit timer expires"). That expiry with nothing outstanding is not a timeout: no
+//!   backoff, cwnd and ssthresh unchanged, and the held segment goes out. With the
+//!   2·MSS floor above, cwnd is one MSS only after a timeout.
+//! - **One reduction per window, loss or mark**: an ECE during loss recovery is ignored; a
+//!   loss (fast retransmit or timeout) of a segment sent before the last ECN reaction is
+//!   repaired as usual but does not reduce ssthresh again (`cwnd` is set from the held
+//!   ssthresh as the recovery rules say; a timeout still sets cwnd = 1 MSS). ns-2 does the
+//!   same for timeouts ("if we are in recovery from a recent ECN, don't cut down
+//!   ssthresh_").
+//! - **CWR** (§6.1.2): after any window reduction (ECN, fast retransmit, timeout) the next
+//!   *new* data segment carries CWR (never a retransmission).
+//!
+//! ns-2 (`TcpAgent::ecn`, `slowdown`, `newtimer`, ns-2.35) differs in three ways; the first
+//! two are followed with `ns2_compat`: (1) the window is halved from cwnd in whole packets,
+//! `halfwin = ⌊min(cwnd, rwnd)/MSS⌋/2`, `ssthresh = max(halfwin, 2)`, `cwnd = halfwin`,
+//! so cwnd goes 2 → 1 → 0; (2) a cwnd of 0 packets sends nothing until the retransmission
+//! timer (kept running by `newtimer` while `cwnd_ < 1`) expires, which sets cwnd = 1
+//! without touching ssthresh: the "wait for the timer" happens whenever halving leaves less
+//! than one packet, not only at cwnd = 1 — here: a halfwin of 0 gives cwnd = 1 MSS and the
+//! hold above; (3) on an ECE reaction at cwnd ≤ 1 packet, the first one sets `ecn_backoff_`
+//! and every further one backs the timer off (`rtt_backoff`, doubling the RTO), and while
+//! `ecn_backoff_` is set an ECE ACK does not end the backoff (`newack`); an ACK without ECE
+//! clears it. With `ns2_compat` (3) is followed too, so that under a mark rate near 1 the
+//! sender ends up sending one packet per backed-off RTO. Not reproduced: ns-2 also reacts
+//! to an ECE within the window right after a timeout (`last_cwnd_action_ ==
+//! CWND_ACTION_TIMEOUT`).
 
 use qoslab_algo::{Duration, Time};
 
@@ -147,6 +198,14 @@ pub struct TcpSenderStats {
     /// ACKs for data never sent (ignored).
     pub invalid_acks: u64,
     pub rtt_samples: u64,
+    /// ACKs received with ECE.
+    pub ece_acks: u64,
+    /// Window reductions in response to ECE (RFC 3168 §6.1.2).
+    pub ecn_reductions: u64,
+    /// ECN reactions at cwnd = 1 MSS that held sending until the retransmission timer.
+    pub ecn_timer_holds: u64,
+    /// Segments sent with CWR.
+    pub cwr_sent: u64,
 }
 
 /// The last congestion response (ns-2 `last_cwnd_action_`), for the ns-2 Reno guard.
@@ -216,6 +275,20 @@ pub struct TcpSender {
     timing: Option<(u64, Time)>,
     rto_deadline: Option<Time>,
     consecutive_rtos: u32,
+    /// RFC 3168 ECN on.
+    ecn: bool,
+    /// RFC 7323 timestamps on.
+    timestamps: bool,
+    /// `SND.MAX` at the last window reduction of any kind (ECN, fast retransmit, timeout).
+    reduced_at: Option<u64>,
+    /// `SND.MAX` at the last ECN reaction (a loss below it is of the same window).
+    ecn_reduced_at: Option<u64>,
+    /// Set CWR on the next new data segment.
+    cwr_pending: bool,
+    /// Sending held until the retransmission timer expires (ECE at cwnd = 1 MSS).
+    ecn_hold: bool,
+    /// ns-2 `ecn_backoff_` (only with `ns2`).
+    ecn_backoff: bool,
     stats: TcpSenderStats,
 }
 
@@ -266,6 +339,13 @@ impl TcpSender {
             timing: None,
             rto_deadline: None,
             consecutive_rtos: 0,
+            ecn: p.ecn,
+            timestamps: p.timestamps,
+            reduced_at: None,
+            ecn_reduced_at: None,
+            cwr_pending: false,
+            ecn_hold: false,
+            ecn_backoff: false,
             stats: TcpSenderStats::default(),
         }
     }
@@ -320,6 +400,10 @@ impl TcpSender {
     }
     pub fn stats(&self) -> &TcpSenderStats {
         &self.stats
+    }
+    /// Sending is held until the retransmission timer expires (ECE at cwnd = 1 MSS).
+    pub fn ecn_hold(&self) -> bool {
+        self.ecn_hold
     }
     /// Earliest deadline: the retransmission timer.
     pub fn poll_timeout(&self) -> Option<Time> {
@@ -386,11 +470,43 @@ impl TcpSender {
         if ack.ack < self.snd_una {
             return; // older than what we know: reordered, carries nothing usable
         }
+        let ece = self.ecn && ack.ece;
+        if ece {
+            self.stats.ece_acks += 1;
+            self.on_ece(ack.ack);
+        }
         let sack = self.variant == Variant::Sack;
         let new_sack = sack && self.update_scoreboard(ack);
         let advanced = ack.ack > self.snd_una;
         if advanced {
-            self.on_new_ack(now, ack.ack);
+            if self.timestamps && ack.ts_ecr <= now {
+                // RFC 7323 §4.2: an RTT sample from the echoed timestamp of every ACK that
+                // advances the left edge of the send window.
+                let r = now.saturating_since(ack.ts_ecr);
+                if self.ecn_backoff && ece {
+                    // ns-2 newack: "Don't end backoff if still in ECN-Echo with a congestion
+                    // window of 1 packet."
+                    self.rtt.sample_keep_backoff(r);
+                } else {
+                    self.rtt.sample(r);
+                }
+                self.stats.rtt_samples += 1;
+            }
+            if !ece {
+                // ns-2 recv_newack_helper: an ACK without ECN-Echo clears ecn_backoff_.
+                self.ecn_backoff = false;
+            }
+            // RFC 3168 §6.1.2: "SHOULD NOT increase the congestion window in response to
+            // the receipt of an ECN-Echo ACK packet".
+            self.on_new_ack(now, ack.ack, ece);
+        }
+        if self.ecn_hold {
+            // RFC 3168 §6.1.2: "MUST reset the retransmit timer on receiving the ECN-Echo
+            // packet when the congestion window is one" — it runs even with nothing
+            // outstanding, and is what releases the next segment.
+            if ece || self.rto_deadline.is_none() {
+                self.rto_deadline = Some(now + self.rtt.rto());
+            }
         }
         let is_dup = if sack && ack.n_sack > 0 {
             // RFC 6675 §2: an ACK with SACK information for new data is a duplicate ACK.
@@ -414,6 +530,59 @@ impl TcpSender {
         }
     }
 
+    /// RFC 3168 §6.1.2: the response to an ECN-Echo ACK acknowledging up to `ackno`.
+    fn on_ece(&mut self, ackno: u64) {
+        // "should not react to congestion indications more than once every window of
+        // data": not during loss recovery, and only for an ACK beyond the data outstanding
+        // at the last window reduction.
+        if self.recovery.is_some() || self.reduced_at.is_some_and(|p| ackno <= p) {
+            return;
+        }
+        self.stats.ecn_reductions += 1;
+        let cwnd = self.cwnd_base();
+        let hold = if self.ns2 {
+            // ns-2 TcpAgent::ecn: at a window of one packet, back the timer off from the
+            // second reaction on; then slowdown(CLOSE_CWND_HALF|CLOSE_SSTHRESH_HALF).
+            if cwnd <= self.mss {
+                if self.ecn_backoff {
+                    self.rtt.back_off();
+                } else {
+                    self.ecn_backoff = true;
+                }
+            } else {
+                self.ecn_backoff = false;
+            }
+            let (ssthresh, half) = self.ns2_halfwin();
+            self.ssthresh = ssthresh;
+            self.set_cwnd(half.max(self.mss));
+            half == 0
+        } else {
+            // "the TCP source halves the congestion window "cwnd" and reduces the slow
+            // start threshold "ssthresh"": RFC 5681 (4) with FlightSize before this ACK.
+            let flight = (self.snd_max - self.snd_una).saturating_sub(self.lt_sent);
+            self.ssthresh = (flight / 2).max(2 * self.mss);
+            // "the value of the congestion window is bounded below by a value of one MSS"
+            self.set_cwnd(cwnd.min(self.ssthresh).max(self.mss));
+            cwnd <= self.mss
+        };
+        if hold {
+            // "The sending TCP will then be able to send a new packet only when the
+            // retransmit timer expires." (the timer is reset in on_ack)
+            self.ecn_hold = true;
+            self.stats.ecn_timer_holds += 1;
+        }
+        self.reduced_at = Some(self.snd_max);
+        self.ecn_reduced_at = Some(self.snd_max);
+        self.cwr_pending = true;
+    }
+
+    /// A loss of the segment at `SND.UNA` belongs to a window already reduced for ECN
+    /// (RFC 3168 §6.1.2: "reduced only once in response to a series of dropped and/or CE
+    /// packets from a single window of data").
+    fn ecn_window_reduced(&self) -> bool {
+        self.ecn_reduced_at.is_some_and(|p| self.snd_una < p)
+    }
+
     /// RFC 6675 Update(): marks the segments the SACK blocks cover; true if any was new.
     fn update_scoreboard(&mut self, ack: &Ack) -> bool {
         let mut new = false;
@@ -434,12 +603,19 @@ impl TcpSender {
         new
     }
 
-    /// An ACK that advances SND.UNA to `ackno`.
-    fn on_new_ack(&mut self, now: Time, ackno: u64) {
+    /// An ACK that advances SND.UNA to `ackno`; `ece`: it carries an ECN-Echo the sender
+    /// honours (then cwnd does not grow).
+    fn on_new_ack(&mut self, now: Time, ackno: u64, ece: bool) {
         let acked = ackno - self.snd_una;
+        let grow = !ece;
         if let Some((end, t0)) = self.timing {
             if ackno >= end {
-                self.rtt.sample(now.saturating_since(t0));
+                if self.ecn_backoff && ece {
+                    // ns-2 newack: no end of the backoff on an ECE at a 1-packet window.
+                    self.rtt.sample_keep_backoff(now.saturating_since(t0));
+                } else {
+                    self.rtt.sample(now.saturating_since(t0));
+                }
                 self.stats.rtt_samples += 1;
                 self.timing = None;
             }
@@ -454,14 +630,17 @@ impl TcpSender {
         self.dupwnd = 0;
         let mut restart_timer = true;
         match self.recovery {
-            None => self.grow_cwnd(acked),
+            None if grow => self.grow_cwnd(acked),
+            None => {}
             Some(mut rec) => match self.variant {
                 Variant::Reno if self.ns2 => {
                     // ns-2 Reno: the first new ACK, full or partial, ends fast recovery
                     // (dupwnd_ = 0 above; cwnd_ is already halfwin) and then, like every new
                     // ACK, opens the window (recv_newack_helper -> opencwnd).
                     self.recovery = None;
-                    self.grow_cwnd(acked);
+                    if grow {
+                        self.grow_cwnd(acked);
+                    }
                 }
                 Variant::Reno => {
                     // RFC 5681 §3.2 (6): when the next ACK arrives that acknowledges
@@ -566,7 +745,13 @@ impl TcpSender {
     }
 
     fn enter_recovery(&mut self, now: Time) {
-        if self.ns2_reno() {
+        if self.ecn_window_reduced() {
+            // RFC 3168 §6.1.2: this window's reduction was the ECN one; ssthresh is held.
+            // (ns-2 Reno's halving of cwnd is skipped too; its dupwnd still inflates.)
+            if self.ns2_reno() {
+                self.dupwnd = self.dupthresh as u64 * self.mss;
+            }
+        } else if self.ns2_reno() {
             // ns-2 slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF): from cwnd, not FlightSize.
             let (ssthresh, half) = self.ns2_halfwin();
             self.ssthresh = ssthresh;
@@ -581,6 +766,8 @@ impl TcpSender {
         }
         self.last_action = LastAction::FastRetransmit;
         self.recover = Some(self.snd_max);
+        self.reduced_at = Some(self.snd_max);
+        self.cwr_pending = self.ecn;
         self.recovery = Some(Recovery {
             point: self.snd_max,
             partial_seen: false,
@@ -722,6 +909,10 @@ impl TcpSender {
                 return Some(self.emit(now, s, len));
             }
         }
+        if self.ecn_hold {
+            // RFC 3168 §6.1.2: nothing until the retransmission timer expires.
+            return None;
+        }
         if self.variant == Variant::Sack && self.recovery.is_some() {
             // RFC 6675 (C): if cwnd - pipe >= 1 SMSS, send the segment NextSeg () picks.
             if self.cwnd() < self.pipe + self.mss {
@@ -811,8 +1002,15 @@ impl TcpSender {
             self.stats.retransmitted_bytes += len;
             // Karn: no RTT sample across a retransmission.
             self.timing = None;
-        } else if self.timing.is_none() {
+        } else if self.timing.is_none() && !self.timestamps {
             self.timing = Some((end, now));
+        }
+        // RFC 3168 §6.1.2: CWR "only on the first new data packet that it transmits" after
+        // the reduction, and "SHOULD NOT be set on retransmitted packets".
+        let cwr = self.cwr_pending && !retransmission;
+        if cwr {
+            self.cwr_pending = false;
+            self.stats.cwr_sent += 1;
         }
         if self.rto_deadline.is_none() {
             // RFC 6298 (5.1): start the timer if it is not running.
@@ -822,6 +1020,10 @@ impl TcpSender {
             seq: s,
             len: len as u32,
             retransmission,
+            // RFC 3168 §6.1.5: retransmitted data packets MUST NOT be ECT.
+            ect: self.ecn && !retransmission,
+            cwr,
+            ts_val: now,
         }
     }
 
@@ -832,6 +1034,11 @@ impl TcpSender {
             _ => return,
         }
         self.rto_deadline = None;
+        if std::mem::take(&mut self.ecn_hold) && self.snd_una >= self.snd_max {
+            // RFC 3168 §6.1.2: the timer reset at an ECE with cwnd = 1 MSS has expired with
+            // nothing outstanding: the held segment may go (not a timeout: no backoff).
+            return;
+        }
         if self.snd_una >= self.snd_max {
             return;
         }
@@ -839,7 +1046,10 @@ impl TcpSender {
         // ns-2 RenoTcpAgent::timeout: dupwnd_ = 0 before TcpAgent::timeout.
         self.dupwnd = 0;
         self.last_action = LastAction::Timeout;
-        if self.ns2_reno() {
+        if self.ecn_window_reduced() {
+            // RFC 3168 §6.1.2 (and ns-2 TcpAgent::timeout: "if we are in recovery from a
+            // recent ECN, don't cut down ssthresh_"): one reduction per window.
+        } else if self.ns2_reno() {
             // ns-2 slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART): ssthresh from cwnd at
             // every timeout, the second of a row included (cwnd is then 1: ssthresh = 2).
             self.ssthresh = self.ns2_halfwin().0;
@@ -853,6 +1063,8 @@ impl TcpSender {
         self.set_cwnd(self.mss);
         // RFC 6582 §3.2 (4) / RFC 6675 §5.1: recover = highest sequence transmitted.
         self.recover = Some(self.snd_max);
+        self.reduced_at = Some(self.snd_max);
+        self.cwr_pending = self.ecn;
         self.recovery = None;
         self.dupacks = 0;
         self.lt_sent = 0;

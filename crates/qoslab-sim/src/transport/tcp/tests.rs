@@ -13,6 +13,7 @@ use qoslab_algo::{Duration, Rate, Time};
 
 use super::*;
 
+mod ecn;
 mod ns2;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,7 +25,8 @@ enum Log {
 
 #[derive(Clone, Copy, Debug)]
 enum Ev {
-    Data(Segment),
+    /// A segment and whether it arrives CE-marked.
+    Data(Segment, bool),
     Ack(Ack),
 }
 
@@ -41,6 +43,8 @@ struct Wire {
     tx_count: HashMap<u64, u32>,
     /// Indices (0-based, in sending order) of the receiver's ACKs to drop.
     ack_drops: Vec<u64>,
+    /// (segment start, n-th transmission, 1-based) to deliver with CE (if it is ECT).
+    ce_marks: Vec<(u64, u32)>,
     acks_sent: u64,
     heap: BinaryHeap<Reverse<(Time, u64)>>,
     evs: Vec<Option<Ev>>,
@@ -68,6 +72,7 @@ impl Wire {
             drops: drops.to_vec(),
             tx_count: HashMap::new(),
             ack_drops: Vec::new(),
+            ce_marks: Vec::new(),
             acks_sent: 0,
             heap: BinaryHeap::new(),
             evs: Vec::new(),
@@ -138,7 +143,11 @@ impl Wire {
                 }
                 None => self.now,
             };
-            self.schedule(depart + self.delay, Ev::Data(seg));
+            let ce = seg.ect
+                && self
+                    .ce_marks
+                    .contains(&(seg.seq, *self.tx_count.get(&seg.seq).unwrap()));
+            self.schedule(depart + self.delay, Ev::Data(seg, ce));
         }
         panic!("poll_transmit never returned None");
     }
@@ -169,8 +178,8 @@ impl Wire {
             if wire == Some(next) {
                 let Reverse((_, id)) = self.heap.pop().unwrap();
                 match self.evs[id as usize].take().unwrap() {
-                    Ev::Data(seg) => {
-                        if let Some(a) = self.rx.on_segment(self.now, &seg) {
+                    Ev::Data(seg, ce) => {
+                        if let Some(a) = self.rx.on_segment_ce(self.now, &seg, ce) {
                             self.send_ack(a);
                         }
                     }
@@ -503,12 +512,8 @@ fn finite_transfer_with_short_last_segment_completes() {
             }
         });
         assert_eq!(
-            last,
-            Some(Segment {
-                seq: 10_000,
-                len: 500,
-                retransmission: true
-            })
+            last.map(|s| (s.seq, s.len, s.retransmission)),
+            Some((10_000, 500, true))
         );
         // Lost tail segment: no duplicate ACKs can follow it, so it is the timer's job.
         assert_eq!(w.tx.stats().timeouts, 1, "{v:?}");
