@@ -110,6 +110,7 @@ fn red_ecn() -> QueueSpec {
             max_p: 0.1,
             w_q: 0.002,
             gentle: false,
+            wait: false,
             byte_mode: false,
             queue_unit: QueueUnit::Packets,
             mean_pkt_size: 1000,

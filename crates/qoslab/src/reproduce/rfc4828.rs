@@ -700,9 +700,10 @@ pub fn published(path: &str) -> Option<Result<Published, String>> {
                 &cols(None, Some("ecn_tcp_send_rate_kbps"), None),
             );
             tcp.and_then(|mut p| {
-                for (other, col, what) in
-                    [(ecn?, &[2, 3][..], "table7_ecn.csv"), (tfrc?, &[4][..], "table7_tfrc.csv")]
-                {
+                for (other, col, what) in [
+                    (ecn?, &[2, 3][..], "table7_ecn.csv"),
+                    (tfrc?, &[4][..], "table7_tfrc.csv"),
+                ] {
                     for r in &mut p.rows {
                         let o = other
                             .rows
