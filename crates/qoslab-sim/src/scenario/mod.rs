@@ -33,6 +33,10 @@
 //! [output]                   # optional
 //! sample_interval = "10ms"   # time-series interval; omitted = no time series
 //! monitor = ["G1->G2"]       # links to report on (names "A->B"); omitted = every busy link
+//! # tcp_series = true        # cwnd, ssthresh, srtt of every TCP sender at each sample
+//! #                          #   (tcp_series.csv; needs sample_interval)
+//! # tfrc_series = true       # p, X and RTT of every TFRC sender at each feedback received
+//! #                          #   (tfrc_series.csv; needs a TFRC flow)
 //!
 //! [[node]]                   # every node forwards; any node may be a flow endpoint
 //! name = "S{i}"              # no spaces, braces or "->"
@@ -60,7 +64,8 @@
 //! delay = { from = "3ms", to = "8ms" }    # spread linearly over i (or one value, or a list)
 //! queue = { kind = "drop-tail", limit = "1000p" }   # optional, default drop-tail 50p
 //! # reverse_queue = { ... }  # queue of the to->from direction (default: same as `queue`)
-//! # loss = { packet = 0.01 } # or { byte = 1e-4 }; both directions; reverse_loss overrides
+//! # loss = { packet = 0.01 } # or { byte = 1e-4 }; both directions; reverse_loss overrides;
+//! #                          #   `ecn = true` marks ECN-capable packets CE instead of dropping
 //! # duplex = false           # one direction only
 //!
 //! [[link]]
@@ -113,9 +118,11 @@
 //! * `drop-tail`: `limit`.
 //! * `red`: `limit`, `min_th`, `max_th` (required; numbers in the queue unit, or `"60p"` /
 //!   a size), `max_p` (0.1), `w_q` (0.002), `gentle` (false), `byte_mode` (false),
-//!   `queue_unit` (`"packets"` or `"bytes"`), `mean_pkt_size` (`"500B"`), `ecn` (false),
-//!   `adaptive` (false). Defaults are ns-2's, except `gentle`, which follows the original
-//!   Floyd & Jacobson 1993 RED (ns-2.35 defaults to gentle).
+//!   `queue_unit` (`"packets"` or `"bytes"`), `mean_pkt_size` (`"500B"`), `ecn` (false:
+//!   marks only ECN-capable packets, drops the others), `adaptive` (false), `wait` (false).
+//!   Defaults are ns-2's, except `gentle`, which follows the original Floyd & Jacobson 1993
+//!   RED (ns-2.35 defaults to gentle), and `wait`, the paper's spreading (ns-2 and ns-3
+//!   default to `wait`: after a drop, gaps uniform on [1/p_b, 2/p_b]).
 //! * `rio`: `limit`, `precedences = [{min_th, max_th, max_p, w_q}, ...]` (2 = In/Out or
 //!   3 = green/yellow/red, most preferred first) or named tables `in`/`out` or
 //!   `green`/`yellow`/`red`; `coupling` (`"coupled"` = Clark & Fang, default, or
