@@ -4,7 +4,7 @@ mod common;
 use common::*;
 use qoslab_algo::DropReason;
 use qoslab_sim::scenario::parse_str;
-use qoslab_sim::scenario::spec::{Limit, QueueSpec, QueueUnit, RedSpec, TcpVariant};
+use qoslab_sim::scenario::spec::{QueueSpec, TcpVariant};
 use qoslab_sim::{RunResult, Simulator};
 
 fn run(s: qoslab_sim::scenario::spec::Scenario, seed: u64) -> RunResult {
@@ -102,22 +102,7 @@ fn marking_is_deterministic_and_does_not_shift_the_loss_stream() {
 }
 
 fn red_ecn() -> QueueSpec {
-    QueueSpec::Red {
-        limit: Limit::Packets(300),
-        red: RedSpec {
-            min_th: 20.0,
-            max_th: 80.0,
-            max_p: 0.1,
-            w_q: 0.002,
-            gentle: false,
-            wait: false,
-            byte_mode: false,
-            queue_unit: QueueUnit::Packets,
-            mean_pkt_size: 1000,
-            ecn: true,
-            adaptive: false,
-        },
-    }
+    red_packets(20.0, 80.0, 1000, true)
 }
 
 #[test]

@@ -127,23 +127,7 @@ fn start_and_stop_times_respected() {
 }
 
 fn red_queue() -> qoslab_sim::scenario::spec::QueueSpec {
-    use qoslab_sim::scenario::spec::*;
-    QueueSpec::Red {
-        limit: Limit::Packets(300),
-        red: RedSpec {
-            min_th: 60.0,
-            max_th: 200.0,
-            max_p: 0.1,
-            w_q: 0.002,
-            gentle: false,
-            wait: false,
-            byte_mode: false,
-            queue_unit: QueueUnit::Packets,
-            mean_pkt_size: 500,
-            ecn: false,
-            adaptive: false,
-        },
-    }
+    red_packets(60.0, 200.0, 500, false)
 }
 
 #[test]

@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use qoslab_algo::Duration;
-use qoslab_sim::scenario::spec::{Limit, QueueSpec, QueueUnit, RedSpec, TcpVariant};
+use qoslab_sim::scenario::spec::{QueueSpec, TcpVariant};
 use qoslab_sim::Simulator;
 
 fn run(s: qoslab_sim::scenario::spec::Scenario, seed: u64) -> qoslab_sim::RunResult {
@@ -11,22 +11,7 @@ fn run(s: qoslab_sim::scenario::spec::Scenario, seed: u64) -> qoslab_sim::RunRes
 }
 
 fn red() -> QueueSpec {
-    QueueSpec::Red {
-        limit: Limit::Packets(300),
-        red: RedSpec {
-            min_th: 60.0,
-            max_th: 200.0,
-            max_p: 0.1,
-            w_q: 0.002,
-            gentle: false,
-            wait: false,
-            byte_mode: false,
-            queue_unit: QueueUnit::Packets,
-            mean_pkt_size: 540,
-            ecn: false,
-            adaptive: false,
-        },
-    }
+    red_packets(60.0, 200.0, 540, false)
 }
 
 #[test]

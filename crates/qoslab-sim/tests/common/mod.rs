@@ -38,6 +38,28 @@ pub fn droptail(p: u32) -> QueueSpec {
     }
 }
 
+/// Non-gentle packet-mode RED without `wait` or Adaptive RED, queue in packets, limit 300
+/// packets, max_p 0.1, w_q 0.002.
+#[allow(dead_code)]
+pub fn red_packets(min_th: f64, max_th: f64, mean_pkt_size: u32, ecn: bool) -> QueueSpec {
+    QueueSpec::Red {
+        limit: Limit::Packets(300),
+        red: qoslab_sim::scenario::spec::RedSpec {
+            min_th,
+            max_th,
+            max_p: 0.1,
+            w_q: 0.002,
+            gentle: false,
+            wait: false,
+            byte_mode: false,
+            queue_unit: qoslab_sim::scenario::spec::QueueUnit::Packets,
+            mean_pkt_size,
+            ecn,
+            adaptive: false,
+        },
+    }
+}
+
 /// The RIO seed's Fig. 1 dumbbell with `n` senders: S_i -(100M, 3..8 ms)- G1 -(70M, 5 ms)- G2 -(100M, 5 ms)- D_i.
 /// Flows are built by `flow(i, src, dst)`.
 pub fn dumbbell(

@@ -986,35 +986,23 @@ fn table_10(e: &mut Experiment) -> Result<Table, String> {
     let mut rows = Vec::new();
     for b in T10_BYTE_DROP_RATES {
         let v = e.variant(b2(num(b)?)?);
-        let tcp: Vec<(f64, Metric)> = T10_SEGMENTS
-            .iter()
-            .map(|&s| {
-                (
-                    f64::from(s),
-                    mean(&format!("tcp{s}"), FlowStat::SendPayload),
-                )
-            })
-            .collect();
-        // ECN TCP: its own best segment size among the same ones (groups "ecntcp<size>").
-        let ecn: Vec<(f64, Metric)> = T10_SEGMENTS
-            .iter()
-            .map(|&s| {
-                (
-                    f64::from(s),
-                    mean(&format!("ecntcp{s}"), FlowStat::SendPayload),
-                )
-            })
-            .collect();
-        // The same with ns-2's ECN response (groups "ecnns2tcp<size>").
-        let ecn_ns2: Vec<(f64, Metric)> = T10_SEGMENTS
-            .iter()
-            .map(|&s| {
-                (
-                    f64::from(s),
-                    mean(&format!("ecnns2tcp{s}"), FlowStat::SendPayload),
-                )
-            })
-            .collect();
+        // Per segment size of Table 10, the mean TCP send rate of group "<prefix><size>".
+        let by_size = |prefix: &str| -> Vec<(f64, Metric)> {
+            T10_SEGMENTS
+                .iter()
+                .map(|&s| {
+                    (
+                        f64::from(s),
+                        mean(&format!("{prefix}{s}"), FlowStat::SendPayload),
+                    )
+                })
+                .collect()
+        };
+        let tcp = by_size("tcp");
+        // ECN TCP: its own best segment size among the same ones (groups "ecntcp<size>"),
+        // and the same with ns-2's ECN response (groups "ecnns2tcp<size>").
+        let ecn = by_size("ecntcp");
+        let ecn_ns2 = by_size("ecnns2tcp");
         rows.push(Row {
             keys: vec![b.to_string()],
             variant: v,
