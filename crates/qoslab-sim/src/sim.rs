@@ -420,7 +420,19 @@ impl Simulator {
                 loss_marks_ect: l.loss_marks_ect,
                 wire_marks: 0,
                 aqm_rng: Rng::stream(seed, &format!("queue/{}", l.name)),
-                loss_rng: Rng::stream(seed, &format!("loss/{}", l.name)),
+                // One loss stream per flow, named by link and flow (flow ids: the scenario's
+                // flows, then its web pools, as below).
+                loss_rngs: if l.loss.is_some() {
+                    scenario
+                        .flows
+                        .iter()
+                        .map(|f| &f.name)
+                        .chain(scenario.webs.iter().map(|w| &w.name))
+                        .map(|f| Rng::stream(seed, &format!("loss/{}/{f}", l.name)))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
                 busy_until: Time::ZERO,
                 free_pending: false,
                 pipe: std::collections::VecDeque::with_capacity(64),
@@ -1217,7 +1229,7 @@ impl Simulator {
     fn transmit(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get_mut(id);
-        let (size, color) = (p.size, p.color);
+        let (size, color, flow) = (p.size, p.color, p.flow);
         let l = &mut self.links[li as usize];
         let tx = l.rate.tx_time(size as u64);
         l.busy_until = now + tx;
@@ -1230,7 +1242,7 @@ impl Simulator {
             let (at, view) = (l.busy_until, l.view);
             l.aqm.on_departure(at, &view);
         }
-        if l.loss.is_some() && l.wire_loss(size) {
+        if l.loss.is_some() && l.wire_loss(size, flow) {
             if l.loss_marks_ect && p.ecn != IpEcn::NotEct {
                 // RFC 4828 App. B.1: the configured rate marks ECN-capable packets (RFC 3168
                 // §5); the packet is delivered with CE.

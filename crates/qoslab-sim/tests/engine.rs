@@ -152,3 +152,32 @@ fn red_bottleneck_drops_early_and_holds_queue_between_thresholds() {
     let q = r.queues.iter().find(|q| q.link == "G1->G2").unwrap();
     assert_eq!(q.measured.total_drops(), 0, "{:?}", q.length);
 }
+
+/// "Adding a flow does not perturb the others": on an uncongested lossy link, a TCP flow's
+/// counters are the same with and without a second flow sharing the link, because each flow
+/// draws its losses from its own stream (`loss/<link>/<flow>`). With one stream per link the
+/// second flow's packets would shift every later draw of the first.
+#[test]
+fn configured_loss_of_a_flow_does_not_depend_on_other_flows() {
+    let base = r#"
+duration = "20s"
+node = [{ name = "a" }, { name = "b" }]
+link = [{ from = "a", to = "b", rate = "100Mbps", delay = "20ms", queue = { kind = "drop-tail", limit = "10000p" }, loss = { packet = 0.02 }, reverse_loss = { packet = 0 } }]
+[[flow]]
+name = "tcp"
+src = "a"
+dst = "b"
+variant = "sack"
+"#;
+    let with_cbr = format!(
+        "{base}[[flow]]\nname = \"cbr\"\nsrc = \"a\"\ndst = \"b\"\nkind = \"cbr\"\nrate = \"1Mbps\"\nsize = \"200B\"\n"
+    );
+    let parse = |t: &str| qoslab_sim::scenario::parse_str(t, "test.toml").unwrap();
+    let alone = run(parse(base), 7);
+    let shared = run(parse(&with_cbr), 7);
+    let (a, s) = (&alone.flows[0], &shared.flows[0]);
+    assert!(a.total.dropped_pkts > 0, "the loss must hit the TCP flow");
+    assert!(shared.flows[1].total.dropped_pkts > 0);
+    assert_eq!(a.total, s.total);
+    assert_eq!(a.goodput_bps, s.goodput_bps);
+}

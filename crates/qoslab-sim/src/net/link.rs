@@ -42,8 +42,10 @@ pub struct Link {
     pub wire_marks: u64,
     /// Stream for the discipline's random decisions.
     pub aqm_rng: Rng,
-    /// Stream for configured loss.
-    pub loss_rng: Rng,
+    /// Streams for configured loss, one per flow (indexed by flow id; empty without loss):
+    /// a flow's losses on this link do not depend on which packets other flows send, so
+    /// adding a flow leaves every other flow's loss pattern unchanged.
+    pub loss_rngs: Vec<Rng>,
     /// End of the current serialisation.
     pub busy_until: Time,
     /// A LinkFree event is pending.
@@ -132,18 +134,22 @@ impl Conditioner {
 }
 
 impl Link {
-    /// Whether the configured loss hits a packet of `size` bytes (lost on the wire, or
-    /// marked when `loss_marks_ect` and the packet is ECN-capable). One draw per packet,
-    /// whatever its ECN field, so marking does not shift the loss stream.
+    /// Whether the configured loss hits a packet of `size` bytes of flow `flow` (lost on the
+    /// wire, or marked when `loss_marks_ect` and the packet is ECN-capable). One draw per
+    /// packet from the flow's own stream, whatever its ECN field, so marking does not shift
+    /// the loss stream.
     #[inline]
-    pub fn wire_loss(&mut self, size: u32) -> bool {
+    pub fn wire_loss(&mut self, size: u32, flow: u32) -> bool {
+        let Some(rng) = self.loss_rngs.get_mut(flow as usize) else {
+            return false;
+        };
         match self.loss {
             None => false,
-            Some(LossSpec::Packet { p }) => self.loss_rng.bernoulli(p),
+            Some(LossSpec::Packet { p }) => rng.bernoulli(p),
             Some(LossSpec::Byte { b }) => {
                 // 1 − (1 − b)^N  (RFC 4828 App. B.2)
                 let p = 1.0 - libm::pow(1.0 - b, size as f64);
-                self.loss_rng.bernoulli(p)
+                rng.bernoulli(p)
             }
         }
     }

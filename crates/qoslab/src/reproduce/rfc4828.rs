@@ -116,6 +116,7 @@ pub const NOTES: &[&str] = &[
     "Table 10's TCP columns: per run, the segment size among 14, 128, 256, 512, 1460 B with the largest mean TCP send rate (the first of equal ones) and that rate; tcp_segment_bytes is its mean over seeds. The ECN TCP columns likewise over the ECN TCP groups.",
     "Table 11 is computed in the RFC from 1-(1-b)^N for 1500 B and 56 B packets; ours are the measured drop rates of the 1500 B TCP packets (1460 B segments) and of the 46 B TFRC-SP packets (14 B + the 32 B header of App. B.1); the ratio is taken per run.",
     "ECN TCP columns (Tables 7-10): ten more SACK TCP flows with RFC 3168 ECN and RFC 7323 timestamps (groups ecntcp in B.1, ecntcp<size> in B.2), same settings otherwise; the configured loss marks their ECT data packets CE instead of dropping them (`ecn = true` in the loss table) and still drops every Not-ECT packet (ACKs are not on the lossy link; retransmissions are Not-ECT, RFC 3168 §6.1.5). The ECN response is the RFC's (ssthresh = max(FlightSize/2, 2 MSS), once per window, cwnd never below 2 MSS except after a timeout), not ns-2's, whose halving from cwnd in whole packets goes down to 0 packets and then waits for a backed-off retransmission timer (TcpParams::ns2_compat has it): at mark rates near 1 our ECN TCP keeps 2 segments per RTT (97.3 Kb/s at 1460 B: Table 10 from b = 0.001 on, the asterisked rows of Tables 7-9 too high) where ns-2's sends one per backed-off RTO. Tables 7-10 therefore carry a second ECN column, ecn_tcp_ns2_send_rate_kbps: ten more ECN TCP flows (group ecnns2tcp in B.1, one per segment size in B.2, ecnns2tcp<size>) with TcpParams::ns2_compat (ns-2's ECN halving and its tick-based RTO), compared with the same published ECN column. Table 10: ECN TCP at its own best segment size among 14..1460 B (ecn_tcp_segment_bytes, ours alone; the RFC prints one size per row). Table 7's ECN values: data/rfc4828/table7_ecn.csv. Rows the RFC asterisks as unrealistic for ECN (marking at 20 % or more: p >= 0.2 in Tables 7-9, b >= 0.04 in Table 10, column ecn_unrealistic of the CSV files) are reproduced like the others.",
+    "TFRC columns with ns-2's TFRC (Tables 7-10): the TFRC-SP and standard TFRC flows of B.1 and B.2 once more with TfrcSpec::ns2_compat (groups <name>ns2: losses in one feedback round as one loss event, ns-2's tick-based t_RTO and capped timeout term, a one-packet-per-RTT floor on the receive-rate limit, its TFRC-SP interval counting; qoslab_algo::tfrc::ns2), beside the RFC 5348 / RFC 4828 columns and compared with the same published values: at drop rates of 0.2 and more our standard TFRC follows the throughput equation and sends 3-10x less than the RFC's ns-2 runs, and these columns show how much of that is ns-2's TFRC.",
     "Tables 17-21: published values withheld from the seed copy (ours alone); their rows are assumed to be the web-session counts of Tables 12-14.",
     "App. C prints no numbers (\"our simulations so far have not shown a great difference in oscillations in the estimate loss event rate between the default mechanism ... and the gradual mechanism\"). Tables c1 (B.1, packet drop rates 0.05-0.5) and c2 (B.3, drop-tail in packets, Table 12 set-up) run TFRC-SP with the step rule of §3 and with the gradual rule (all losses counted at 1 RTT, 2/3 at 2 RTTs, 1/3 at 3, one loss from 4 RTTs on). Besides the send (and c2: drop) rates they measure the oscillation directly: after every feedback packet received in the measurement window, the loss event rate p and allowed rate X the TFRC-SP sender holds are sampled; per flow, p_mean = mean of p, p_cov = std/mean of p over those samples (population std), p_roughness = mean of |ln(p_k/p_(k-1))| over consecutive samples with both p > 0 (the typical relative jump of p from one feedback, about one RTT, to the next: the oscillation itself, where the CoV measures the spread), x_cov = std/mean of X; each cell is the mean over the group's flows (flows without samples left out), then over seeds. summary.json has, per TFRC flow, also the time-weighted mean, std and CoV of p; `[output] tfrc_series = true` writes every sample (tfrc_series.csv). X changes made by the nofeedback timer are not sampled.",
     "--quick: 60 s runs with statistics over [30 s, 60 s), 2 seeds. Web sessions start uniformly over [0, 100 s) whatever the run length (the window is set when the scenario is parsed), so the session arrival rate, and the load once sessions overlap, is that of the full 100 s runs.",
@@ -676,6 +677,7 @@ pub fn published(path: &str) -> Option<Result<Published, String>> {
                     ("ecn_tcp_send_rate_kbps", ecn),
                     ("ecn_tcp_ns2_send_rate_kbps", ecn),
                     ("tfrc_send_rate_kbps", tfrc),
+                    ("tfrc_ns2_send_rate_kbps", tfrc),
                 ]
             };
             let tcp = remap(
@@ -702,7 +704,7 @@ pub fn published(path: &str) -> Option<Result<Published, String>> {
             tcp.and_then(|mut p| {
                 for (other, col, what) in [
                     (ecn?, &[2, 3][..], "table7_ecn.csv"),
-                    (tfrc?, &[4][..], "table7_tfrc.csv"),
+                    (tfrc?, &[4, 5][..], "table7_tfrc.csv"),
                 ] {
                     for r in &mut p.rows {
                         let o = other
@@ -737,6 +739,11 @@ pub fn published(path: &str) -> Option<Result<Published, String>> {
                 ("ecn_tcp_ns2_send_rate_kbps", Some("ecn_tcp_send_rate_kbps")),
                 ("tfrc_sp_send_rate_kbps", Some("tfrc_sp_send_rate_kbps")),
                 ("std_tfrc_send_rate_kbps", Some("std_tfrc_send_rate_kbps")),
+                ("tfrc_sp_ns2_send_rate_kbps", Some("tfrc_sp_send_rate_kbps")),
+                (
+                    "std_tfrc_ns2_send_rate_kbps",
+                    Some("std_tfrc_send_rate_kbps"),
+                ),
             ],
         ),
         "10" => remap(
@@ -753,6 +760,11 @@ pub fn published(path: &str) -> Option<Result<Published, String>> {
                 ("ecn_tcp_ns2_send_rate_kbps", Some("ecn_tcp_send_rate_kbps")),
                 ("tfrc_sp_send_rate_kbps", Some("tfrc_sp_send_rate_kbps")),
                 ("std_tfrc_send_rate_kbps", Some("std_tfrc_send_rate_kbps")),
+                ("tfrc_sp_ns2_send_rate_kbps", Some("tfrc_sp_send_rate_kbps")),
+                (
+                    "std_tfrc_ns2_send_rate_kbps",
+                    Some("std_tfrc_send_rate_kbps"),
+                ),
             ],
         ),
         "11" => remap(
@@ -918,13 +930,21 @@ fn packet_drop_table(e: &mut Experiment, id: &'static str) -> Result<Table, Stri
         let ecn = mean("ecntcp", FlowStat::SendPayload);
         let ecn_ns2 = mean("ecnns2tcp", FlowStat::SendPayload);
         let cells = match id {
-            "7" => vec![tcp, ecn, ecn_ns2, mean("std1460", FlowStat::SendRate)],
+            "7" => vec![
+                tcp,
+                ecn,
+                ecn_ns2,
+                mean("std1460", FlowStat::SendRate),
+                mean("std1460ns2", FlowStat::SendRate),
+            ],
             "8" => vec![
                 tcp,
                 ecn,
                 ecn_ns2,
                 mean("sp14", FlowStat::SendRate),
                 mean("std14", FlowStat::SendRate),
+                mean("sp14ns2", FlowStat::SendRate),
+                mean("std14ns2", FlowStat::SendRate),
             ],
             _ => vec![
                 tcp,
@@ -932,6 +952,8 @@ fn packet_drop_table(e: &mut Experiment, id: &'static str) -> Result<Table, Stri
                 ecn_ns2,
                 mean("sp200", FlowStat::SendRate),
                 mean("std200", FlowStat::SendRate),
+                mean("sp200ns2", FlowStat::SendRate),
+                mean("std200ns2", FlowStat::SendRate),
             ],
         };
         rows.push(Row {
@@ -948,6 +970,7 @@ fn packet_drop_table(e: &mut Experiment, id: &'static str) -> Result<Table, Stri
                 col("ecn_tcp_send_rate_kbps", 2),
                 col("ecn_tcp_ns2_send_rate_kbps", 2),
                 col("tfrc_send_rate_kbps", 2),
+                col("tfrc_ns2_send_rate_kbps", 2),
             ],
         ),
         "8" => (
@@ -958,6 +981,8 @@ fn packet_drop_table(e: &mut Experiment, id: &'static str) -> Result<Table, Stri
                 col("ecn_tcp_ns2_send_rate_kbps", 2),
                 col("tfrc_sp_send_rate_kbps", 2),
                 col("std_tfrc_send_rate_kbps", 2),
+                col("tfrc_sp_ns2_send_rate_kbps", 2),
+                col("std_tfrc_ns2_send_rate_kbps", 2),
             ],
         ),
         _ => (
@@ -968,6 +993,8 @@ fn packet_drop_table(e: &mut Experiment, id: &'static str) -> Result<Table, Stri
                 col("ecn_tcp_ns2_send_rate_kbps", 2),
                 col("tfrc_sp_send_rate_kbps", 2),
                 col("std_tfrc_send_rate_kbps", 2),
+                col("tfrc_sp_ns2_send_rate_kbps", 2),
+                col("std_tfrc_ns2_send_rate_kbps", 2),
             ],
         ),
     };
@@ -1015,6 +1042,8 @@ fn table_10(e: &mut Experiment) -> Result<Table, String> {
                 Metric::Max(ecn_ns2.into_iter().map(|t| t.1).collect()),
                 mean("sp14", FlowStat::SendRate),
                 mean("std14", FlowStat::SendRate),
+                mean("sp14ns2", FlowStat::SendRate),
+                mean("std14ns2", FlowStat::SendRate),
             ],
         });
     }
@@ -1032,6 +1061,8 @@ fn table_10(e: &mut Experiment) -> Result<Table, String> {
             col("ecn_tcp_ns2_send_rate_kbps", 2),
             col("tfrc_sp_send_rate_kbps", 2),
             col("std_tfrc_send_rate_kbps", 2),
+            col("tfrc_sp_ns2_send_rate_kbps", 2),
+            col("std_tfrc_ns2_send_rate_kbps", 2),
         ],
         rows,
         published: Some(published_name("10")),
