@@ -418,7 +418,6 @@ impl Simulator {
                 limit,
                 loss: l.loss,
                 loss_marks_ect: l.loss_marks_ect,
-                wire_marks: 0,
                 aqm_rng: Rng::stream(seed, &format!("queue/{}", l.name)),
                 // One loss stream per flow, named by link and flow (flow ids: the scenario's
                 // flows, then its web pools, as below).
@@ -1247,7 +1246,6 @@ impl Simulator {
                 // RFC 4828 App. B.1: the configured rate marks ECN-capable packets (RFC 3168
                 // §5); the packet is delivered with CE.
                 p.ecn = IpEcn::Ce;
-                l.wire_marks += 1;
                 l.counters.marks[color.index()] += 1;
             } else {
                 l.counters.wire_losses += 1;

@@ -9,7 +9,7 @@
 //! serialising: a lost packet occupies the link (corruption on the wire) and never arrives.
 //! With `loss_marks_ect` the same draw marks an ECN-capable packet CE instead, and it is
 //! delivered (RFC 4828 App. B.1 "randomly drop or mark packets"); it is counted in the
-//! queue's `marks` and in [`Link::wire_marks`], not as a loss.
+//! queue's `marks`, not as a loss.
 //! Packets in propagation wait in the link's `pipe`; one `Deliver` event per link is pending
 //! at a time, for the head of the pipe.
 
@@ -37,9 +37,6 @@ pub struct Link {
     pub loss: Option<LossSpec>,
     /// The configured loss marks ECT packets CE instead of dropping them.
     pub loss_marks_ect: bool,
-    /// Packets the configured loss marked CE instead of dropping (cumulative from time 0;
-    /// also counted in `counters.marks`).
-    pub wire_marks: u64,
     /// Stream for the discipline's random decisions.
     pub aqm_rng: Rng,
     /// Streams for configured loss, one per flow (indexed by flow id; empty without loss):
