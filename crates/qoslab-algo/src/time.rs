@@ -150,9 +150,15 @@ impl fmt::Debug for Time {
         }
     }
 }
+/// The instant in seconds, as users write it (`0.500000000s`, or `never`): messages meant
+/// for people use this, not the `Time(..)` debug form (issue 12).
 impl fmt::Display for Time {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
+        if self.is_never() {
+            write!(f, "never")
+        } else {
+            write!(f, "{}", Duration(self.0))
+        }
     }
 }
 impl fmt::Debug for Duration {
@@ -173,6 +179,14 @@ impl fmt::Display for Duration {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn display_is_for_people_debug_names_the_type() {
+        use super::*;
+        let t = Time::ZERO + Duration::from_millis(500);
+        assert_eq!(t.to_string(), "0.500000000s");
+        assert_eq!(format!("{t:?}"), "Time(0.500000000s)");
+    }
+
     use super::*;
 
     #[test]

@@ -121,6 +121,20 @@ fn cmd_validate(path: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Creates `dir` if needed and proves a file can be written in it.
+fn check_writable(dir: &Path) -> Result<(), Failure> {
+    let fail = |e: std::io::Error| {
+        bad_input(format!(
+            "output directory {} cannot be written: {e} (choose another with --out)",
+            dir.display()
+        ))
+    };
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let probe = dir.join(".qoslab-write-check");
+    std::fs::write(&probe, b"").map_err(fail)?;
+    std::fs::remove_file(&probe).map_err(fail)
+}
+
 fn cmd_run(
     path: &Path,
     seed: Option<u64>,
@@ -130,6 +144,9 @@ fn cmd_run(
     let s = load(path)?;
     let seed = seed.unwrap_or(s.seed);
     let out = out.unwrap_or_else(|| PathBuf::from("out").join(&s.name));
+    // Outputs are checked before the run, not after it (issue 12): a place that cannot be
+    // written is bad input (exit 2), found in milliseconds rather than after the simulation.
+    check_writable(&out)?;
     let mut sim = qoslab_sim::Simulator::new(s, seed).map_err(bad_input)?;
     let t0 = Instant::now();
     let mut bar = progress::Bar::new(std::io::stderr().is_terminal() && !quiet, "simulating");

@@ -259,7 +259,7 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
             Some(b)
         }
     };
-    Ok(TcpSpec {
+    let spec = TcpSpec {
         variant,
         mss,
         header,
@@ -276,7 +276,39 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
         ecn,
         timestamps,
         bytes,
-    })
+    };
+    // One validation path for `validate` and `run` (issue 12): the transport's own rules are
+    // checked here, at read time, and located at the key they concern, so a scenario that
+    // validates always starts.
+    crate::sim::tcp_config(&spec).map_err(|e| locate_config_error(t, &e))?;
+    Ok(spec)
+}
+
+/// Locates a transport [`ConfigError`] at the scenario key it concerns: the parameter of an
+/// out-of-range error, or the first key named in a broken rule that the table (or its
+/// defaults) sets; the table itself when every key involved took its default.
+pub(crate) fn locate_config_error(
+    t: &Tbl<'_>,
+    e: &qoslab_algo::ConfigError,
+) -> super::error::ScenarioError {
+    use qoslab_algo::ConfigError as C;
+    let named: Vec<&str> = match e {
+        C::OutOfRange { param, .. } => vec![param],
+        C::Relation { rule, .. } => rule
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.chars().next().is_some_and(|c| c.is_ascii_alphabetic()))
+            .collect(),
+    };
+    let kind = match e {
+        C::OutOfRange { .. } => ErrorKind::BadValue,
+        C::Relation { .. } => ErrorKind::Relation,
+    };
+    // Prefer a key the user wrote that is not the rule's first, default-valued operand:
+    // `min_rto <= initial_rto <= max_rto` with only `initial_rto` set points at it.
+    match named.iter().find_map(|k| t.get(k)) {
+        Some(f) => f.err(kind, e.to_string()),
+        None => t.err(kind, e.to_string()),
+    }
 }
 
 /// `"64KB"` or `"100p"` (segments of `mss` payload bytes); at least one segment.

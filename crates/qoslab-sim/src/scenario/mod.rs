@@ -155,6 +155,7 @@ mod error;
 mod flow;
 mod parse;
 mod queue;
+mod reach;
 mod reader;
 pub mod spec;
 pub mod units;

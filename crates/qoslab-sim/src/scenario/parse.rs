@@ -11,6 +11,7 @@ use super::conditioner;
 use super::error::{line_col, ErrorKind, Inner, ScenarioError};
 use super::flow;
 use super::queue;
+use super::reach::Reach;
 use super::reader::{close_enough, edit_distance, instances, Cx, Field, Res, Tbl};
 use super::spec::{
     FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, OutputSpec, Scenario, WebSpec,
@@ -22,6 +23,10 @@ use super::web;
 const TOP_KEYS: &[&str] = &[
     "name", "seed", "duration", "warmup", "output", "node", "link", "flow", "web", "defaults",
 ];
+/// The most time-series rows (samples × series) a run may hold in memory (about 1 GB of
+/// CSV at the widest rows); `sample_interval` is refused before the run beyond it.
+pub const MAX_SERIES_ROWS: u64 = 10_000_000;
+
 const OUTPUT_KEYS: &[&str] = &["sample_interval", "monitor", "tcp_series", "tfrc_series"];
 const NODE_KEYS: &[&str] = &["name", "kind", "count"];
 const LINK_KEYS: &[&str] = &[
@@ -122,7 +127,9 @@ struct AllDefaults<'a> {
 /// Where a name was first defined, for "defined twice" messages.
 struct Named {
     index: usize,
-    line: usize,
+    /// Byte offset of the definition; its line is computed only when a message needs it
+    /// (`line_col` scans the file: per definition it made validation quadratic).
+    offset: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -168,7 +175,7 @@ impl<'a> Parser<'a> {
         let links = self.links(&root, &nodes, &node_index, &defaults)?;
         let flows = self.flows(&root, &nodes, &node_index, &links, &defaults)?;
         let webs = self.webs(&root, &nodes, &node_index, &links, &defaults, duration)?;
-        let output = self.output(&root, &links, &flows)?;
+        let output = self.output(&root, &links, &flows, duration)?;
         Ok(Scenario {
             name,
             seed,
@@ -196,12 +203,8 @@ impl<'a> Parser<'a> {
             .iter()
             .map(|(k, v)| (k.clone(), v.index))
             .collect();
-        let mut adj = vec![Vec::new(); nodes.len()];
-        for l in links {
-            adj[l.from].push(l.to);
-        }
-        let mut cache: Vec<Option<Vec<bool>>> = vec![None; nodes.len()];
-        let mut reach = |a: usize, b: usize| reachable(&adj, &mut cache, a, b);
+        let mut reach_of = Reach::new(nodes.len(), links.iter().map(|l| (l.from, l.to)));
+        let mut reach = |a: usize, b: usize| reach_of.reachable(a, b);
         let tcp_defaults = Tbl {
             cx: self.cx,
             entries: defaults.tcp.as_ref().map_or(&[][..], |(e, _)| *e),
@@ -333,18 +336,21 @@ impl<'a> Parser<'a> {
                     },
                     None => NodeKind::Host,
                 };
-                let line = line_col(self.cx.src, name_f.v.span.start).0;
+                let line = name_f.v.span.start;
                 if let Some(prev) = index.get(&name) {
                     return Err(name_f.err(
                         ErrorKind::Relation,
-                        format!("duplicate node name (first defined at line {})", prev.line),
+                        format!(
+                            "duplicate node name (first defined at line {})",
+                            line_col(self.cx.src, prev.offset).0
+                        ),
                     ));
                 }
                 index.insert(
                     name.clone(),
                     Named {
                         index: nodes.len(),
-                        line,
+                        offset: line,
                     },
                 );
                 nodes.push(NodeSpec { name, kind });
@@ -426,20 +432,23 @@ impl<'a> Parser<'a> {
                         }
                     }
                 }
-                let line = line_col(self.cx.src, from_f.v.span.start).0;
+                let line = from_f.v.span.start;
                 for (a, b, queue, loss, conditioner) in dirs {
                     let name = format!("{}->{}", nodes[a].name, nodes[b].name);
                     if let Some(prev) = names.get(&name) {
                         return Err(to_f.err(
                             ErrorKind::Relation,
-                            format!("link {name} is defined twice (first at line {})", prev.line),
+                            format!(
+                                "link {name} is defined twice (first at line {})",
+                                line_col(self.cx.src, prev.offset).0
+                            ),
                         ));
                     }
                     names.insert(
                         name.clone(),
                         Named {
                             index: links.len(),
-                            line,
+                            offset: line,
                         },
                     );
                     links.push(LinkSpec {
@@ -467,11 +476,7 @@ impl<'a> Parser<'a> {
         links: &[LinkSpec],
         defaults: &AllDefaults<'a>,
     ) -> Res<Vec<FlowSpec>> {
-        let mut adj = vec![Vec::new(); nodes.len()];
-        for l in links {
-            adj[l.from].push(l.to);
-        }
-        let mut reach: Vec<Option<Vec<bool>>> = vec![None; nodes.len()];
+        let mut reach = Reach::new(nodes.len(), links.iter().map(|l| (l.from, l.to)));
         let mut flows = Vec::new();
         let mut names: HashMap<String, Named> = HashMap::new();
         for (k, t) in self.table_list(root, "flow")?.into_iter().enumerate() {
@@ -503,18 +508,21 @@ impl<'a> Parser<'a> {
                 let t = t.with_inst(inst);
                 let name_f = t.req("name")?;
                 let name = nonempty(name_f.clone())?;
-                let line = line_col(self.cx.src, name_f.v.span.start).0;
+                let line = name_f.v.span.start;
                 if let Some(prev) = names.get(&name) {
                     return Err(name_f.err(
                         ErrorKind::Relation,
-                        format!("duplicate flow name (first defined at line {})", prev.line),
+                        format!(
+                            "duplicate flow name (first defined at line {})",
+                            line_col(self.cx.src, prev.offset).0
+                        ),
                     ));
                 }
                 names.insert(
                     name.clone(),
                     Named {
                         index: flows.len(),
-                        line,
+                        offset: line,
                     },
                 );
                 let src = self.node_ref(t.req("src")?, node_index)?;
@@ -526,7 +534,7 @@ impl<'a> Parser<'a> {
                     );
                 }
                 // Packets must reach dst; TCP's ACKs must also find their way back.
-                if !reachable(&adj, &mut reach, src, dst) {
+                if !reach.reachable(src, dst) {
                     return Err(dst_f.err(
                         ErrorKind::Relation,
                         format!(
@@ -535,7 +543,7 @@ impl<'a> Parser<'a> {
                         ),
                     ));
                 }
-                if (kind == "tcp" || kind == "tfrc") && !reachable(&adj, &mut reach, dst, src) {
+                if (kind == "tcp" || kind == "tfrc") && !reach.reachable(dst, src) {
                     return Err(dst_f.err(
                         ErrorKind::Relation,
                         format!(
@@ -580,7 +588,13 @@ impl<'a> Parser<'a> {
         Ok(flows)
     }
 
-    fn output(&self, root: &Tbl<'a>, links: &[LinkSpec], flows: &[FlowSpec]) -> Res<OutputSpec> {
+    fn output(
+        &self,
+        root: &Tbl<'a>,
+        links: &[LinkSpec],
+        flows: &[FlowSpec],
+        duration: Duration,
+    ) -> Res<OutputSpec> {
         let mut out = OutputSpec {
             sample_interval: None,
             monitor: Vec::new(),
@@ -635,6 +649,39 @@ impl<'a> Parser<'a> {
                 out.monitor.push(i);
             }
         }
+        if let (Some(iv), Some(f)) = (out.sample_interval, t.get("sample_interval")) {
+            // Series are held in memory until the run ends: refuse, before running, a
+            // setting whose output cannot fit (issue 12: 1 ns over 30 s grew to GBs and
+            // aborted). One row per sample per series: each link (monitored, or every link),
+            // each flow, and each TCP flow again with `tcp_series`.
+            let samples = duration.as_nanos() / iv.as_nanos().max(1) + 1;
+            let links_n = if out.monitor.is_empty() {
+                links.len()
+            } else {
+                out.monitor.len()
+            };
+            let tcp_n = if out.tcp_series {
+                flows
+                    .iter()
+                    .filter(|x| matches!(x.kind, FlowKind::Tcp(_)))
+                    .count()
+            } else {
+                0
+            };
+            let per_sample = (links_n + flows.len() + tcp_n).max(1) as u64;
+            let rows = samples.saturating_mul(per_sample);
+            if rows > MAX_SERIES_ROWS {
+                return Err(f.err(
+                    ErrorKind::Relation,
+                    format!(
+                        "{} samples x {per_sample} series = {rows} rows exceeds the limit of {MAX_SERIES_ROWS} \
+                         time-series rows held in memory; use a longer interval (at least {})",
+                        samples,
+                        show(Duration(duration.as_nanos().saturating_mul(per_sample) / MAX_SERIES_ROWS + 1))
+                    ),
+                ));
+            }
+        }
         Ok(out)
     }
 }
@@ -675,25 +722,6 @@ fn file_stem(file: &str) -> String {
         .filter(|s| !s.is_empty())
         .unwrap_or("scenario")
         .to_string()
-}
-
-/// Whether `dst` is reachable from `src` over the directed links (BFS, cached per source).
-fn reachable(adj: &[Vec<usize>], cache: &mut [Option<Vec<bool>>], src: usize, dst: usize) -> bool {
-    let seen = cache[src].get_or_insert_with(|| {
-        let mut seen = vec![false; adj.len()];
-        let mut queue = std::collections::VecDeque::from([src]);
-        seen[src] = true;
-        while let Some(n) = queue.pop_front() {
-            for &m in &adj[n] {
-                if !seen[m] {
-                    seen[m] = true;
-                    queue.push_back(m);
-                }
-            }
-        }
-        seen
-    });
-    seen[dst]
 }
 
 /// The name in `names` closest to `name`, if close enough to be a typo of it.

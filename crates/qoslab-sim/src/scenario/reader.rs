@@ -538,6 +538,9 @@ mod tests {
     }
 }
 
+/// How deep parentheses and unary minus may nest in an index expression.
+pub(crate) const MAX_EXPR_DEPTH: u32 = 64;
+
 /// Replaces every `{expr}` of `pattern` by the value of the integer expression `expr` of the
 /// instance number `i` (e.g. `"C{(i-1)/10+1}"` → `"C2"` for i = 11).
 pub(crate) fn expand_index(pattern: &str, i: i64) -> Result<String, String> {
@@ -560,11 +563,17 @@ pub(crate) fn expand_index(pattern: &str, i: i64) -> Result<String, String> {
 /// Evaluates an integer expression of the instance number `i`: integers, `i`, `+ - * / %`
 /// (integer division and remainder, truncating) and parentheses, with the usual precedence.
 /// Used in names such as `"C{(i-1)/10+1}"` (ten workstations per customer router).
+///
+/// Robust on any input: every operation is checked (`i64::MIN / -1`, `-i64::MIN` and the
+/// like are errors, not panics), and parentheses and unary minus nest at most
+/// [`MAX_EXPR_DEPTH`] deep (a recursive-descent parser on untrusted text would otherwise
+/// overflow the stack).
 pub(crate) fn eval_index_expr(expr: &str, i: i64) -> Result<i64, String> {
     struct P<'s> {
         b: &'s [u8],
         k: usize,
         i: i64,
+        depth: u32,
     }
     impl P<'_> {
         fn ws(&mut self) {
@@ -598,13 +607,24 @@ pub(crate) fn eval_index_expr(expr: &str, i: i64) -> Result<i64, String> {
                 v = match op {
                     b'*' => v.checked_mul(r).ok_or("overflow")?,
                     _ if r == 0 => return Err("division by zero".into()),
-                    b'/' => v / r,
-                    _ => v % r,
+                    b'/' => v.checked_div(r).ok_or("overflow")?,
+                    _ => v.checked_rem(r).ok_or("overflow")?,
                 };
             }
             Ok(v)
         }
         fn atom(&mut self) -> Result<i64, String> {
+            self.depth += 1;
+            if self.depth > MAX_EXPR_DEPTH {
+                return Err(format!(
+                    "nested more than {MAX_EXPR_DEPTH} deep (parentheses and unary minus)"
+                ));
+            }
+            let v = self.atom_inner();
+            self.depth -= 1;
+            v
+        }
+        fn atom_inner(&mut self) -> Result<i64, String> {
             match self.peek() {
                 Some(b'(') => {
                     self.k += 1;
@@ -617,7 +637,9 @@ pub(crate) fn eval_index_expr(expr: &str, i: i64) -> Result<i64, String> {
                 }
                 Some(b'-') => {
                     self.k += 1;
-                    Ok(-self.atom()?)
+                    self.atom()?
+                        .checked_neg()
+                        .ok_or_else(|| "overflow".to_string())
                 }
                 Some(b'i') => {
                     self.k += 1;
@@ -642,6 +664,7 @@ pub(crate) fn eval_index_expr(expr: &str, i: i64) -> Result<i64, String> {
         b: expr.as_bytes(),
         k: 0,
         i,
+        depth: 0,
     };
     let v = p.sum()?;
     if p.peek().is_some() {
@@ -665,5 +688,34 @@ mod expr_tests {
         assert!(e("j", 1).is_err());
         assert!(e("(i", 1).is_err());
         assert!(e("", 1).is_err());
+    }
+
+    /// Regression (issue 12, fuzzer): `i64::MIN / -1` and `i64::MIN % -1` panicked.
+    #[test]
+    fn overflowing_division_remainder_and_negation_are_errors() {
+        assert_eq!(e("i/-1", i64::MIN), Err("overflow".into()));
+        assert_eq!(e("i%-1", i64::MIN), Err("overflow".into()));
+        assert_eq!(e("-i", i64::MIN), Err("overflow".into()));
+        assert_eq!(
+            e("(0-9223372036854775807-1)/(0-1)", 1),
+            Err("overflow".into())
+        );
+        assert_eq!(e("-9223372036854775807", 1), Ok(-i64::MAX));
+    }
+
+    /// Regression (issue 12, fuzzer): ~100,000 nested parentheses overflowed the stack.
+    #[test]
+    fn deep_nesting_is_refused_not_a_stack_overflow() {
+        for open in ["(", "-", "(-"] {
+            let deep = format!(
+                "{}1{}",
+                open.repeat(100_000),
+                ")".repeat(if open == "-" { 0 } else { 100_000 })
+            );
+            let err = e(&deep, 1).unwrap_err();
+            assert!(err.contains("nested more than 64"), "{err}");
+        }
+        let ok = format!("{}i{}", "(".repeat(63), ")".repeat(63));
+        assert_eq!(e(&ok, 5), Ok(5));
     }
 }

@@ -25,7 +25,7 @@ use super::flow;
 use super::reader::{Field, Res, Tbl};
 use super::spec::{NodeSpec, TcpSpec, WebSpec};
 use crate::traffic::web::{Dist, SessionStart, SizeUnit, WebTrafficParams, WebTrafficSettings};
-use qoslab_algo::{Duration, Time};
+use qoslab_algo::{ConfigError, Duration, Time};
 use std::collections::HashMap;
 
 pub(crate) const WEB_KEYS: &[&str] = &[
@@ -227,8 +227,33 @@ pub(crate) fn web(
         clients: clients.len() as u32,
         servers: servers.len() as u32,
     };
-    let params = WebTrafficParams::new(settings)
-        .map_err(|e| sessions_f.err(ErrorKind::Relation, e.to_string()))?;
+    let params = WebTrafficParams::new(settings).map_err(|e| {
+        // Located at the key the broken rule concerns (issue 12: every web-pool error used
+        // to be reported at `sessions`).
+        let key = match &e {
+            ConfigError::OutOfRange { param, .. } => match *param {
+                "size_unit.bytes" => "size_unit",
+                p => p,
+            },
+            ConfigError::Relation { rule, detail, .. } => {
+                if rule.starts_with("session_start") {
+                    "start"
+                } else {
+                    // "uniform lo <= hi": the detail starts with the parameter's name.
+                    detail.split(':').next().unwrap_or("")
+                }
+            }
+        };
+        let kind = match &e {
+            ConfigError::OutOfRange { .. } => ErrorKind::BadValue,
+            ConfigError::Relation { .. } => ErrorKind::Relation,
+        };
+        match t.get(key) {
+            Some(f) => f.err(kind, e.to_string()),
+            None if key == "clients" => clients_f.err(kind, e.to_string()),
+            None => t.err(kind, e.to_string()),
+        }
+    })?;
     Ok(WebSpec {
         name,
         params,
