@@ -12,6 +12,11 @@
 //!   packets ... includes the IP header, but not link specific headers"). A zero length field
 //!   (segmentation offload, jumbograms) falls back to the original frame length minus the
 //!   link header.
+//! - Length fields are untrusted: a record is refused, naming its number, when its IP length
+//!   field says more than the original (wire) frame length minus the link header, or less
+//!   than the IP header, or when its captured length exceeds its original length. Captures
+//!   truncated by a snap length are fine: the size comes from the IP header, checked
+//!   against the original length.
 //! - Pre-colour: a DSCP equal to AFx1/AFx2/AFx3 of the configured class gives green/yellow/
 //!   red; any other DSCP is green.
 //! - Output keeps the input format. Dropped packets are left out. The DSCP is set to
@@ -286,6 +291,29 @@ pub fn locate_ip(linktype: u32, data: &[u8], orig_len: u32) -> Result<Option<IpI
     };
     if info.size == 0 {
         return Err("IP packet size 0".to_string());
+    }
+    // Untrusted length fields (issue 12): the IP packet must fit in the frame that was on
+    // the wire. A header claiming more than that is refused, naming the record, rather
+    // than metered at its claimed size (a 1,514-byte frame saying 65,535 bytes).
+    let wire = orig_len.max(data.len() as u32);
+    if (data.len() as u32) > orig_len {
+        return Err(format!(
+            "captured length {} exceeds the original length {orig_len}",
+            data.len()
+        ));
+    }
+    if off as u32 + info.size > wire {
+        return Err(format!(
+            "the IP header says {} bytes but the frame on the wire was {wire} bytes ({} after the {off}-byte link header)",
+            info.size,
+            wire - off as u32
+        ));
+    }
+    if info.size < info.hdr_len as u32 {
+        return Err(format!(
+            "the IP length field says {} bytes, less than its own {}-byte header",
+            info.size, info.hdr_len
+        ));
     }
     Ok(Some(info))
 }
@@ -942,6 +970,37 @@ mod tests {
         assert_eq!(ipv4_checksum(&ipv4(20, 0, 0)[..20]), 0);
     }
 
+    /// Issue 12: a length field is checked against the frame on the wire, never trusted.
+    #[test]
+    fn length_fields_are_checked_against_the_wire_length() {
+        // A 1,514-byte frame whose IPv4 header claims 65,535 bytes.
+        let mut v4 = ipv4(1500, 0, 0);
+        v4[2..4].copy_from_slice(&65_535u16.to_be_bytes());
+        let e = ethernet(0x0800, &v4);
+        let err = locate_ip(1, &e, 1514).unwrap_err();
+        assert!(
+            err.contains("says 65535 bytes but the frame on the wire was 1514"),
+            "{err}"
+        );
+        // Captured more than was on the wire.
+        let ok = ethernet(0x0800, &ipv4(100, 0, 0));
+        let err = locate_ip(1, &ok, 50).unwrap_err();
+        assert!(err.contains("exceeds the original length 50"), "{err}");
+        // A total length below the header's own.
+        let mut short = ipv4(100, 0, 0);
+        short[2..4].copy_from_slice(&12u16.to_be_bytes());
+        let err = locate_ip(101, &short, 100).unwrap_err();
+        assert!(err.contains("less than its own 20-byte header"), "{err}");
+        // Snap-length truncation is fine: 64 of 1,514 bytes captured, the header's size used.
+        let big = ethernet(0x0800, &ipv4(1500, 0, 0));
+        assert_eq!(locate_ip(1, &big[..64], 1514).unwrap().unwrap().size, 1500);
+        // Ethernet padding is fine: a 46-byte packet in a 60-byte frame.
+        let padded = ethernet(0x0800, &ipv4(28, 0, 0));
+        let mut padded = padded.clone();
+        padded.resize(60, 0);
+        assert_eq!(locate_ip(1, &padded, 60).unwrap().unwrap().size, 28);
+    }
+
     #[test]
     fn locate_ip_variants() {
         let v4 = ipv4(100, 12, 1);
@@ -953,7 +1012,13 @@ mod tests {
             2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0x81, 0x00, 0x00, 0x05, 0x08, 0x00,
         ];
         tagged.extend_from_slice(&v4);
-        assert_eq!(locate_ip(1, &tagged, 0).unwrap().unwrap().off, 18);
+        assert_eq!(
+            locate_ip(1, &tagged, tagged.len() as u32)
+                .unwrap()
+                .unwrap()
+                .off,
+            18
+        );
         // Raw IPv6, traffic class 0x31 -> DSCP 12.
         let v6 = ipv6(60, (12 << 2) | 1);
         let ip = locate_ip(101, &v6, 100).unwrap().unwrap();
