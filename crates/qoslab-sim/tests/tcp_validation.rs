@@ -384,9 +384,9 @@ fn ns3_dumbbell_droptail_link_and_unique_data_within_5_percent() {
         "bottleneck packets {:+.1} % from ns-3",
         100.0 * diff
     );
-    let ns3_unique = (c.ns3_pkts - c.ns3_dups) * NS3_SEGMENT * 8.0 / 20.0 / 1e6;
-    // The recorded goodput is that unique payload (less what is in flight at the end).
-    assert!((ns3_unique - c.ns3_goodput).abs() / c.ns3_goodput < 0.01);
+    // (A check that ns-3's recorded goodput equals its recorded unique payload stood here:
+    // it compared two recorded numbers with each other and could not fail unless the file
+    // was edited, so it was removed — issue 17.)
     let with_dups = c.ns3_pkts * NS3_SEGMENT * 8.0 / 20.0 / 1e6;
     let diff = c.ours_goodput / with_dups - 1.0;
     assert!(
