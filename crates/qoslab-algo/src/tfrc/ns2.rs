@@ -42,7 +42,9 @@
 //! ## How much each explains (RFC 4828 App. B.1)
 //! Kb/s on the wire, mean of 10 flows × 3 seeds, 100 s runs, [50 s, 100 s); from
 //! `ns2_tests::ns2_report` (`cargo test -p qoslab-algo --release ns2_report -- --ignored
-//! --nocapture`, which prints every kind and every option alone).
+//! --nocapture`, which prints every kind and every option alone). The std 1460 B rows'
+//! RFC and "all" cells are re-run and checked (±10 %) by
+//! `ns2_tests::ns2_report_rows_quoted_in_the_docs_still_hold`.
 //!
 //! | flow | p | RFC (default) | +1 | +2 | +3 | +4 | all | ns-2 (RFC 4828) |
 //! |---|---|---|---|---|---|---|---|---|

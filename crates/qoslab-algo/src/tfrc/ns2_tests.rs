@@ -252,3 +252,31 @@ fn ns2_report() {
         println!();
     }
 }
+
+/// The module docs of [`super::super::ns2`] quote a table from `ns2_report`; this checks the
+/// rows it quotes for 1460-byte standard TFRC (the rows the docs' conclusion rests on), so
+/// the quoted numbers cannot silently go stale (issue 17). Same runs as the report (10
+/// flows × 3 seeds, 100 s); each quoted cell must be reproduced within 10 % (they were
+/// printed to 3 significant digits from these very runs, so any larger difference means
+/// the code changed and the docs must be regenerated).
+#[test]
+fn ns2_report_rows_quoted_in_the_docs_still_hold() {
+    let all = Ns2Compat::ns2();
+    // (p, quoted RFC default, quoted "all")
+    let quoted = [(0.2, 19.1, 65.7), (0.3, 9.4, 36.2), (0.5, 1.8, 24.7)];
+    for (p, q_rfc, q_all) in quoted {
+        let mean = |ns2| {
+            (1..=3)
+                .map(|seed| b1(STD1460, p, ns2, 10, seed).0)
+                .sum::<f64>()
+                / 3.0
+        };
+        let (rfc, ns2) = (mean(Ns2Compat::RFC), mean(all));
+        for (what, got, want) in [("RFC", rfc, q_rfc), ("all", ns2, q_all)] {
+            assert!(
+                (got / want - 1.0).abs() <= 0.10,
+                "std 1460 B, p = {p}, {what}: now {got:.2} Kb/s, the docs quote {want}"
+            );
+        }
+    }
+}

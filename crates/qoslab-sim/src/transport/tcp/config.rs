@@ -59,8 +59,8 @@ pub struct TcpParams {
     /// Behave like the ns-2 of the seeds' era (ns-2.1b7/b8, 2000–2001, the simulator of the
     /// RIO seed) where its one-way `Agent/TCP` differs from the RFC reading. Default false.
     ///
-    /// It changes two things (details in [`super::sender`] "ns-2 compatibility" and
-    /// [`super::rtt`]):
+    /// It changes three things, for **every variant** unless a bullet says otherwise
+    /// (details in [`super::sender`] "ns-2 compatibility" and "ECN", and [`super::rtt`]):
     /// - **Reno's loss response** (`Agent/TCP/Reno` before 2002): a fast retransmit is
     ///   allowed again after a partial ACK ended fast recovery (only a timeout blocks it
     ///   until `recover` is passed), `ssthresh = max(⌊⌊min(cwnd, rwnd)/MSS⌋/2⌋, 2)·MSS` at
@@ -71,6 +71,10 @@ pub struct TcpParams {
     ///   ns-2's integer tick arithmetic (`RTO = ⌊SRTT + 4·RTTVAR⌋` ticks, no `max(G, ·)`
     ///   term, at least two ticks) and its backoff (at most 64×, SRTT discarded past 8×).
     ///   Needs `clock_granularity > 0` (ns-2's `tcpTick_`).
+    /// - **The ECN response** (`TcpAgent::ecn`/`slowdown`/`newtimer`, all variants, only
+    ///   when `ecn` is on): the window halved in whole packets down to 0, a cwnd of 0 held
+    ///   until the retransmission timer, and the timer backed off on repeated ECE at one
+    ///   packet (`ecn_backoff_`).
     pub ns2_compat: bool,
     /// ECN-capable TCP (RFC 3168 §6.1). Default false. The sender sends new data ECT,
     /// halves its window once per window of data on an ECN-Echo ACK and sets CWR; the

@@ -69,7 +69,10 @@
 //! SACK information arriving later is used again), go-back-N from `SND.UNA` (skipping
 //! segments SACKed since), RTO doubled (5.5) and the timer restarted (5.6).
 //!
-//! # ns-2 compatibility (`TcpParams::ns2_compat`, Reno only)
+//! # ns-2 compatibility (`TcpParams::ns2_compat`): Reno's loss response
+//! (This section is Reno's loss response only; `ns2_compat` also selects ns-2's RTO
+//! arithmetic for every variant, see [`super::rtt`], and ns-2's ECN response for every
+//! variant, see "ECN" below.)
 //! The Reno above is RFC 5681 plus the `recover` guard of ns-2.35's `Agent/TCP/Reno` (whose
 //! `last_cwnd_action_ = CWND_ACTION_EXITED` on leaving fast recovery, added after 2001,
 //! blocks a second fast retransmit). The ns-2 of 1997–2001 (ns-2.1b, `tcp-reno.cc` up to
