@@ -132,6 +132,9 @@ fn b_drop_tail_in_bytes_favours_small_packets() {
     let r = run(s, 1);
     let (dt, ds) = (drops(&r, "tcp"), drops(&r, "tfrc"));
     let (tcp, sp) = (send(&r, "tcp"), send(&r, "tfrc"));
+    // Seeds 1-10 of this 60 s run: TFRC-SP / TCP drop-rate ratio 0.069-0.090 here, and
+    // 0.68-0.96 with the queue in packets (below): the bounds (< 1/3 here, (1/2, 3/2)
+    // there) are disjoint.
     assert!(ds < dt / 3.0, "TFRC-SP drop rate {ds} vs TCP {dt}");
     assert!(sp > 3.0 * tcp, "TFRC-SP {sp} b/s vs TCP {tcp} b/s");
     // More than a tenth of the 3 Mb/s link each (five TCP, five TFRC-SP and the web share it).
@@ -171,7 +174,14 @@ fn c_byte_mode_red_favours_small_packets() {
     let (tcp, sp) = (send(&r, "tcp"), send(&r, "tfrc"));
     // RFC 4828 App. B.4 on Table 18: TCP's packet drop rates are "1 1/2 to four times
     // greater than the packet drop rates for the TFRC-SP flows".
-    assert!(ds < dt / 1.5, "TFRC-SP drop rate {ds} vs TCP {dt}");
+    // Disjoint from the packet-mode control below (issue 17): TFRC-SP / TCP drop-rate ratio
+    // measured over seeds 1-10 of this 60 s run: byte mode 0.46-0.71, packet mode
+    // 0.93-1.16; the boundary 0.82 lies midway between the two ranges.
+    assert!(
+        ds / dt < RED_MODE_BOUNDARY,
+        "TFRC-SP drop rate {ds} vs TCP {dt}: ratio {:.3}",
+        ds / dt
+    );
     // "far more than its share": in this 60 s run 2.6x TCP's rate (100 s runs of Table 18:
     // 3-9x from 25 to 400 sessions). The bound was 3x before RED's `wait` (ns-2's default)
     // was set in b4-red.toml, which lowered TCP's drop rate here.
@@ -183,11 +193,18 @@ fn c_packet_mode_red_treats_sizes_alike() {
     // The control for (c): Table 17's RED in packet mode (the base file as written).
     let r = run(scenario("b4-red.toml"), 1);
     let (dt, ds) = (drops(&r, "tcp"), drops(&r, "tfrc"));
+    // Seeds 1-10: ratio 0.93-1.16 (byte mode 0.46-0.71), so [0.82, 1.35] separates the
+    // two behaviours with a margin of about 0.1 on either side.
     assert!(
-        ds > dt / 2.0 && ds < dt * 2.0,
-        "TFRC-SP drop rate {ds} vs TCP {dt}"
+        (RED_MODE_BOUNDARY..=1.35).contains(&(ds / dt)),
+        "TFRC-SP drop rate {ds} vs TCP {dt}: ratio {:.3}",
+        ds / dt
     );
 }
+
+/// TFRC-SP / TCP packet drop-rate ratio separating byte-mode RED (below) from packet-mode
+/// RED (above), from the ranges measured over seeds 1-10 (0.46-0.71 and 0.93-1.16).
+const RED_MODE_BOUNDARY: f64 = 0.82;
 
 #[test]
 fn b1_marking_ecn_tcp_outsends_tcp_at_high_rates() {
