@@ -19,11 +19,13 @@
 //! | [`queue`] | queue management: drop-tail limits, RED, Adaptive RED, RIO, three-colour RIO |
 //! | [`meter`] | meters/markers: token buckets, srTCM, trTCM, TSW, TSW2CM, TSW3CM |
 //! | [`shaper`] | shapers: token-bucket shaper, srRAS/trRAS and their green variants |
+//! | [`pcn`] | PCN marking (draft-satoh-pcn-st-marking-02 STM, fractional, CL) and the PCN edge logic (CLE, reports, termination) |
 //! | [`tfrc`] | TFRC (RFC 5348) and TFRC-SP (RFC 4828): equation, loss history, sender, receiver, RFC 4828 Tables 1–4 |
 
 pub mod error;
 pub mod meter;
 pub mod packet;
+pub mod pcn;
 pub mod queue;
 pub mod rng;
 pub mod shaper;
