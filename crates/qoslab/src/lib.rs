@@ -21,6 +21,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`condition`] | `qoslab condition`: a packet trace through a chain of meters, markers, policers and shapers |
+//! | [`fuzzing`] | entry points shared by the fuzz targets (`fuzz/`) and the stable corpus replay test |
 //! | [`reproduce`] | `qoslab reproduce`: reruns a document's tables and figures (`rio-hori2001`, `rfc2963`) |
 //! | [`plot`] | SVG line/step plots, CDFs and histograms, byte-identical across runs |
 //! | [`progress`] | a progress bar on stderr, silent on pipes and short runs |
@@ -30,6 +31,7 @@
 //! 1 internal failure (including a failed conservation check).
 
 pub mod condition;
+pub mod fuzzing;
 pub mod plot;
 pub mod progress;
 pub mod reproduce;
