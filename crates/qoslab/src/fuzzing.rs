@@ -121,7 +121,11 @@ pub fn generate_scenario(data: &[u8]) -> String {
     // A `[[link]]` is both directions (the reverse with `reverse_queue`, drop-tail).
     for i in 0..n - 1 {
         {
-            let (a, b) = if c.below(2) == 0 { (i, i + 1) } else { (i + 1, i) };
+            let (a, b) = if c.below(2) == 0 {
+                (i, i + 1)
+            } else {
+                (i + 1, i)
+            };
             let rate = c.pick(&["1Mbps", "10Mbps", "100Mbps", "1Gbps"]);
             let delay = c.pick(&["0ms", "1ms", "5ms", "20ms"]);
             let limit = c.pick(&["1p", "5p", "50p", "1000p", "3000B", "64KB"]);

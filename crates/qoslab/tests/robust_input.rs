@@ -78,6 +78,25 @@ fn tcp_settings_the_transport_refuses_are_refused_by_validate_at_their_key() {
 }
 
 #[test]
+fn queue_rules_the_engine_checks_are_refused_by_validate_at_their_key() {
+    // Adaptive RED's initial max_p range (Floyd, Gummadi & Shenker 2001 §4) was checked
+    // only when the engine built the queue.
+    let t = BASE.replace(
+        "delay = \"5ms\" }",
+        "delay = \"5ms\", queue = { kind = \"red\", limit = \"50p\", min_th = 5, max_th = 15, adaptive = true, max_p = 0.9 } }",
+    );
+    refused(
+        "ared",
+        &t,
+        &[
+            "ared.toml:",
+            "link[0].queue.max_p",
+            "Floyd, Gummadi & Shenker",
+        ],
+    );
+}
+
+#[test]
 fn web_pool_errors_are_located_at_the_wrong_key() {
     // Before: every web-pool error was reported at `sessions`.
     let web = format!(

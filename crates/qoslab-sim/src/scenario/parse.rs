@@ -408,6 +408,16 @@ impl<'a> Parser<'a> {
                 let queue = t
                     .get("queue")
                     .map_or_else(|| Ok(queue::default_queue()), queue::queue)?;
+                // One validation path (issue 12): the engine's own construction of the
+                // queue discipline is tried here, located at the queue's table.
+                let check_aqm = |key: &str, q: &super::spec::QueueSpec| -> Res<()> {
+                    match (crate::sim::build_aqm(q, rate), t.get(key)) {
+                        (Ok(_), _) => Ok(()),
+                        (Err(e), Some(f)) => Err(flow::locate_config_error(&f.table()?, &e)),
+                        (Err(e), None) => Err(flow::locate_config_error(&t, &e)),
+                    }
+                };
+                check_aqm("queue", &queue)?;
                 let loss = t.get("loss").map_or(Ok((None, false)), queue::loss)?;
                 let cond = t
                     .get("conditioner")
@@ -416,6 +426,7 @@ impl<'a> Parser<'a> {
                 let mut dirs = vec![(from, to, queue.clone(), loss, cond)];
                 if duplex {
                     let rq = t.get("reverse_queue").map_or(Ok(queue), queue::queue)?;
+                    check_aqm("reverse_queue", &rq)?;
                     let rl = t.get("reverse_loss").map_or(Ok(loss), queue::loss)?;
                     let rc = t
                         .get("reverse_conditioner")
@@ -571,7 +582,13 @@ impl<'a> Parser<'a> {
                 };
                 let kind = match kind {
                     "tcp" => FlowKind::Tcp(flow::tcp(&t)?),
-                    "tfrc" => FlowKind::Tfrc(flow::tfrc(&t)?),
+                    "tfrc" => {
+                        let spec = flow::tfrc(&t)?;
+                        // The engine's own construction, tried at read time (issue 12).
+                        crate::sim::tfrc_pair(&spec, qoslab_algo::Time::ZERO)
+                            .map_err(|e| flow::locate_config_error(&t, &e))?;
+                        FlowKind::Tfrc(spec)
+                    }
                     other => flow::rate_kind(&t, other)?,
                 };
                 flows.push(FlowSpec {
