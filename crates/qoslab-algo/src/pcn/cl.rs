@@ -11,7 +11,7 @@
 //! A virtual queue drained at the PCN-admissible-rate with a linear marking ramp:
 //! ```text
 //! vq = max(0, vq − AR·(now − last)); last = now
-//! vq = min(vq + b, limit)                        [G] add first, then test
+//! vq = min(vq + b, limit)                        \[G\] add first, then test
 //! prob = 0 if vq ≤ min; 1 if vq ≥ max; (vq − min)/(max − min) otherwise
 //! if arrived NotMarked and U < prob: AM
 //! ```
@@ -56,7 +56,7 @@
 //! - draft-briscoe-tsvwg-cl-phb (-01, March 2006, found; body not retrievable) and
 //!   draft-charny-pcn-single-marking-03 (Nov. 2007, found; body not retrievable): the ramp
 //!   shape, add-then-test order, instantaneous virtual queue and "already-PM not metered"
-//!   could not be verified. They remain the reading map's [X]/[G] choices, each behind a
+//!   could not be verified. They remain the reading map's \[X\]/\[G\] choices, each behind a
 //!   switch or documented here: `meter_already_marked` (default false); add-then-test is
 //!   fixed in code (documented above).
 //! - CL's three-state encoding with PM over AM: consistent with the 3-in-1 encoding draft's

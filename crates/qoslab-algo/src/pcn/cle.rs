@@ -6,7 +6,7 @@
 //! `cle ← (1 − w)·cle + w·[packet marked]`, one update per packet (packets, not bytes).
 //! Choices (map §5 item 3): `w` weights the newest sample; the initial value is 0. What
 //! counts as "marked" is the caller's choice (STM: threshold-marked; CL: AM or PM, map
-//! §1.7 [X/G]).
+//! §1.7 \[X/G\]).
 
 use crate::error::ConfigError;
 
