@@ -51,6 +51,8 @@ pub mod stm_ingress;
 pub mod stm_oracle;
 
 #[cfg(test)]
+mod proptests;
+#[cfg(test)]
 mod stat_tests;
 
 pub use cl::{

@@ -60,7 +60,7 @@ pub struct StmEgressParams {
     pub m_unmarked: u32,
     /// Interval between rate reports (33.3 ms).
     pub report_interval: Duration,
-    /// Receiving-rate window (33.3 ms, [G]).
+    /// Receiving-rate window (33.3 ms, \[G\]).
     pub rate_window: Duration,
     pub gating: ReportGating,
 }
