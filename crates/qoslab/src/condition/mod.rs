@@ -18,6 +18,7 @@
 //! internal failures → 1. Nothing panics on malformed input.
 
 pub mod chain;
+pub mod fgcra;
 pub mod pcap;
 pub mod runner;
 pub mod trace;
@@ -79,6 +80,12 @@ impl std::error::Error for ConditionError {}
 
 /// Runs `qoslab condition` and prints the summary on stderr.
 pub fn run(args: ConditionArgs) -> Result<(), ConditionError> {
+    // A chain with a top-level `[fgcra]` table tags an ATM frame trace (see [`fgcra`]).
+    if let Ok(text) = fs::read_to_string(&args.chain) {
+        if fgcra::is_fgcra_chain(&text) {
+            return fgcra::condition_fgcra(&args.chain, &text, &args.trace, &args.out);
+        }
+    }
     let summary = condition_files(&args.chain, &args.trace, &args.out)?;
     eprint!("{}", summary.render());
     Ok(())
