@@ -32,6 +32,11 @@
 //! * **N and ΣMCR in eq. (2)** ([`ActiveSet`]): default `Configured` (the paper: "N is the
 //!   number of GFR VC"); `Backlogged` counts the VCs with cells queued plus the arriving one,
 //!   and sums their MCRs only.
+//! * **α as printed**: eq. (3) weights the *new* sample by `1 − α` and the old estimate by
+//!   `α`, with `0 < α ≪ 1`, so read literally `r_i` is close to the latest `I/T` (a nearly
+//!   instantaneous rate), the reverse of the usual EWMA convention (`α` on the sample). We
+//!   implement the equation as printed; a caller wanting a smooth average passes `α` close
+//!   to 1 (validation only asks `0 < α < 1`). The paper gives no value of `α`.
 //! * **"exceeds"** is strict (`>`), occupancies counted before the arriving cell.
 
 use super::buffer::CellDropReason;

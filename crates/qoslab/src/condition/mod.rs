@@ -20,6 +20,7 @@
 //! internal failures → 1. Nothing panics on malformed input.
 
 pub mod chain;
+pub mod fgcra;
 pub mod pcap;
 pub mod pcn;
 pub mod runner;
@@ -82,12 +83,16 @@ impl std::error::Error for ConditionError {}
 
 /// Runs `qoslab condition` and prints the summary on stderr.
 pub fn run(args: ConditionArgs) -> Result<(), ConditionError> {
-    // A chain with `pcn-*` stages is a PCN chain (see [`pcn`]).
+    // A chain with `pcn-*` stages is a PCN chain (see [`pcn`]); one with a top-level
+    // `[fgcra]` table tags an ATM frame trace (see [`fgcra`]).
     if let Ok(text) = fs::read_to_string(&args.chain) {
         if pcn::is_pcn_chain(&text) {
             let s = pcn::condition_pcn_files(&args.chain, &text, &args.trace, &args.out)?;
             eprint!("{}", s.render());
             return Ok(());
+        }
+        if fgcra::is_fgcra_chain(&text) {
+            return fgcra::condition_fgcra(&args.chain, &text, &args.trace, &args.out);
         }
     }
     let summary = condition_files(&args.chain, &args.trace, &args.out)?;
