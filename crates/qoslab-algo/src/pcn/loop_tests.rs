@@ -8,7 +8,7 @@
 
 use super::*;
 use crate::rng::Rng;
-use crate::time::Time;
+use crate::time::{Duration, Time};
 use crate::units::Rate;
 
 const FLOW_BPS: u64 = 64_000; // CBR voice, §10.2
@@ -207,4 +207,77 @@ fn stm_loop_below_sr_never_terminates() {
     let r = run_loop(1800, MkThresholdReading::Literal, 2);
     assert_eq!(r.terminations, 0);
     assert_eq!(r.final_flows, 1800);
+}
+
+/// The CL pieces in the same loop: excess-rate marker at SR → CL egress (SAR windows
+/// opened by PM packets) → CL ingress (S over 100 ms, terminate S − SAR once, hold-off).
+/// On one link with already-PM packets not metered, SAR ≈ SR, so one order brings the
+/// aggregate to about SR (§12: "CL terminates S − SAR").
+#[test]
+fn cl_loop_terminates_to_about_sr_in_one_step() {
+    let (ar, sr) = (Rate::from_mbps(64), Rate::from_mbps(128));
+    let flows = 2500usize;
+    let mut marker = ClMarker::draft_defaults(ar, sr).unwrap();
+    let mut egress = ClEgress::new(ClEgressParams::draft_defaults()).unwrap();
+    let mut ingress = ClIngress::new(ClIngressParams::draft_defaults(Duration::ZERO)).unwrap();
+    let mut rng = Rng::stream(11, "pcn-loop/phases");
+    let mut ramp = Rng::stream(11, "pcn-loop/cl-ramp");
+    let mut victims = Rng::stream(11, "pcn-loop/victims");
+    let mut order: Vec<(u64, usize)> = (0..flows).map(|i| (rng.below(PERIOD_NS), i)).collect();
+    order.sort_unstable();
+    let mut active = vec![true; flows];
+    let mut n_active = flows;
+    let mut orders = Vec::new();
+    for period in 0..150u64 {
+        for &(phase, f) in &order {
+            if !active[f] {
+                continue;
+            }
+            let now = Time(period * PERIOD_NS + phase);
+            while let Some(w) = egress.next_wakeup().filter(|w| *w <= now) {
+                if let Some(rep) = egress.poll(w) {
+                    ingress.on_report(w, rep);
+                }
+            }
+            while let Some(w) = ingress.next_wakeup().filter(|w| *w <= now) {
+                if let Some(t) = ingress.poll(w) {
+                    orders.push((w, t));
+                    let mut k = t.rate_bps.div_ceil(FLOW_BPS) as usize;
+                    while k > 0 && n_active > 0 {
+                        let v = victims.below(flows as u64) as usize;
+                        if active[v] {
+                            active[v] = false;
+                            n_active -= 1;
+                            k -= 1;
+                        }
+                    }
+                }
+            }
+            if !active[f] {
+                continue;
+            }
+            ingress.on_send(now, PKT_BITS);
+            let mark = marker.on_packet(now, PKT_BITS, PcnMark::NotMarked, &mut ramp);
+            egress.on_packet(now, PKT_BITS, mark);
+        }
+    }
+    let effective: Vec<_> = orders.iter().filter(|(_, t)| t.rate_bps > 0).collect();
+    eprintln!(
+        "CL: {} orders ({} non-zero), {n_active} flows left, OT {:.2} %",
+        orders.len(),
+        effective.len(),
+        100.0 * (2000.0 - n_active as f64) / 2000.0
+    );
+    // S ≈ 160 Mb/s, SAR ≈ 128 Mb/s: the first order is ≈ 32 Mb/s ≈ 500 flows.
+    let (_, first) = effective[0];
+    assert!(
+        (first.sending_rate_bps as f64 / 160e6 - 1.0).abs() < 0.01,
+        "{first:?}"
+    );
+    assert!(
+        (first.min_report_bps as f64 / 128e6 - 1.0).abs() < 0.02,
+        "{first:?}"
+    );
+    // After it the aggregate sits within 2 % of SR, and later orders change little.
+    assert!((n_active as f64 / 2000.0 - 1.0).abs() < 0.02, "{n_active}");
 }
