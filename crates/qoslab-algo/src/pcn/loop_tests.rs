@@ -27,7 +27,15 @@ struct LoopResult {
 
 /// `flows` CBR flows with random phases from t = 0, for `secs` seconds.
 fn run_loop(flows: usize, reading: MkThresholdReading, secs: u64) -> LoopResult {
-    run_loop_from(flows, flows, 0, reading, FirstReport::AtLthMark, secs)
+    run_loop_from(
+        flows,
+        flows,
+        0,
+        reading,
+        FirstReport::AtLthMark,
+        RoundStart::BackToBack,
+        secs,
+    )
 }
 
 /// `base` flows from t = 0, then `flows − base` more from period `add_period` on (each at
@@ -38,6 +46,7 @@ fn run_loop_from(
     add_period: u64,
     reading: MkThresholdReading,
     first: FirstReport,
+    rounds: RoundStart,
     secs: u64,
 ) -> LoopResult {
     let (ar, sr) = (Rate::from_mbps(64), Rate::from_mbps(128)); // Term CBR, map §4.3
@@ -46,7 +55,8 @@ fn run_loop_from(
     let mut marker = StmMarker::new(p).unwrap();
     let mut egress =
         StmEgress::with_first_report(StmEgressParams::draft_defaults(), first).unwrap();
-    let mut ingress = StmIngress::new(StmIngressParams::draft_defaults()).unwrap();
+    let mut ingress =
+        StmIngress::with_round_start(StmIngressParams::draft_defaults(), rounds).unwrap();
     let mut rng = Rng::stream(11, "pcn-loop/phases");
     let mut victims = Rng::stream(11, "pcn-loop/victims");
     let mut order: Vec<(u64, usize)> = (0..flows).map(|i| (rng.below(PERIOD_NS), i)).collect();
@@ -168,7 +178,7 @@ fn stm_loop_terminates_below_sr_little_by_little() {
 fn stm_loop_after_a_jump_from_below_ar() {
     for reading in [MkThresholdReading::Literal, MkThresholdReading::Deficit] {
         for first in [FirstReport::AtLthMark, FirstReport::OneIntervalLater] {
-            let r = run_loop_from(2500, 900, 50, reading, first, 3);
+            let r = run_loop_from(2500, 900, 50, reading, first, RoundStart::BackToBack, 3);
             let t0 = r.first_termination.expect("terminated");
             let below = r.below_sr_at.expect("went below SR");
             assert!(t0 > Time::from_secs(1));
@@ -199,6 +209,37 @@ fn stm_loop_after_a_jump_from_below_ar() {
             assert!(r.final_flows < 2000 && r.final_flows > 1000);
         }
     }
+}
+
+/// The other §3.3.2 reading: after each termination the ingress waits for the next report
+/// (rounds ≥ 100 ms apart instead of exactly 100 ms).
+#[test]
+fn stm_loop_rounds_started_by_reports() {
+    let r = run_loop_from(
+        2500,
+        900,
+        50,
+        MkThresholdReading::Literal,
+        FirstReport::OneIntervalLater,
+        RoundStart::NextReport,
+        3,
+    );
+    let t0 = r.first_termination.expect("terminated");
+    let below = r.below_sr_at.expect("went below SR");
+    eprintln!(
+        "jump, Literal, OneIntervalLater, NextReport: {} terminations, raw time {:.3} s, {} flows left, OT {:.2} %",
+        r.terminations,
+        (below.as_nanos() - t0.as_nanos()) as f64 * 1e-9,
+        r.final_flows,
+        100.0 * (2000 - r.final_flows as i64) as f64 / 2000.0
+    );
+    for t in &r.orders {
+        let f = t.rate_bps as f64 / t.sending_rate_bps as f64;
+        assert!((0.05 - 1e-9..0.08).contains(&f), "{t:?}");
+    }
+    // ≥ 4 rounds to cross, each ≥ 100 ms after the previous.
+    assert!(below.as_nanos() - t0.as_nanos() >= 300_000_000);
+    assert!(r.final_flows < 2000 && r.final_flows > 1000);
 }
 
 /// Below SR (0.9·SR) nothing is ever terminated.

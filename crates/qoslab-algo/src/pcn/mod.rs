@@ -37,7 +37,8 @@
 //! None in names or signatures. Additions: [`MarkReason`] and per-reason counters in
 //! [`MarkCounters`]; `*_units` accessors; `ClEgress`/`ClIngress` as named in [`cl_edge`]
 //! (`ClIngress::on_report` takes a [`SarReport`]); [`FirstReport`] with
-//! [`StmEgress::with_first_report`] (the agreed `StmEgressParams` is unchanged);
+//! [`StmEgress::with_first_report`] and [`RoundStart`] with
+//! [`StmIngress::with_round_start`] (the agreed params structs are unchanged);
 //! [`StmIngressParams::check_with_egress`] for the §3.2.2 rule "report interval < measuring
 //! interval", which spans two parameter sets and so is not checked by either `new`.
 //!
@@ -69,7 +70,7 @@ pub use cle::Cle;
 pub use fractional::{FractionalMarker, FractionalParams};
 pub use stm::{MkThresholdReading, StmMarker, StmParams};
 pub use stm_egress::{EgressSignal, FirstReport, ReportGating, StmEgress, StmEgressParams};
-pub use stm_ingress::{StmIngress, StmIngressParams, Terminate};
+pub use stm_ingress::{RoundStart, StmIngress, StmIngressParams, Terminate};
 pub use stm_oracle::StmOracle;
 
 use crate::error::ConfigError;
