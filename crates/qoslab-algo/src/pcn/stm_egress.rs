@@ -16,8 +16,9 @@
 //!   packet arrived less than `rate_window` ago) the bits are divided by its age instead,
 //!   so that a newly appearing aggregate is not reported at a fraction of its rate (with
 //!   the full window, an aggregate starting above SR would report R ≈ age/window·S at its
-//!   100th mark and the ingress would terminate most of it at once). The window keeps its packets in a ring (`VecDeque`) that grows
-//!   to the largest number of packets in one window and then no longer allocates.
+//!   100th mark and the ingress would terminate most of it at once). The window keeps its
+//!   packets in a ring (`VecDeque`) that grows to the largest number of packets in one
+//!   window and then no longer allocates.
 //! - A report goes out at once when the L-th consecutive marked packet arrives (unless a
 //!   report was sent less than `report_interval` ago: then at `last + report_interval`), and
 //!   then every `report_interval`, via [`StmEgress::poll`].
@@ -29,11 +30,13 @@
 //!   of [`StmEgressParams`] so that the agreed struct stays as it is): at the L-th mark
 //!   (default, the map's reading) or one report interval later. §3.2.2 says only that the
 //!   egress "sends ... at an interval". Evidence for the choice (`pcn::loop_tests`): when
-//!   an aggregate jumps from 0.9·AR to 1.25·SR, MkTB empties within ~8 ms and the 100th
-//!   mark comes ~9 ms after the jump, so a report at once carries a 33.3 ms window that is
-//!   mostly pre-jump traffic (R ≈ 0.53·S in the CBR test) and the ingress terminates
-//!   S − 0.95·R ≈ half the aggregate in one round (OT 37 %); one interval later the window
-//!   lies wholly after the jump and each round removes ≈ y·S.
+//!   an aggregate jumps from 0.9·AR to 1.25·SR, MkTB (Literal threshold reading) reaches
+//!   its full zone within ~8 ms and the 100th mark comes ~9 ms after the jump, so a report
+//!   at once carries a 33.3 ms window that is mostly pre-jump traffic (R ≈ 0.53·S in the
+//!   CBR test) and the ingress terminates S − 0.95·R ≈ half the aggregate in one round
+//!   (OT 37 %); one interval later the window lies wholly after the jump and each round
+//!   removes ≈ y·S. (With the Deficit reading the full zone starts ~32 ms after the jump
+//!   and a report at once is already ≈ right.)
 //! - Cancel: sent once per alarm episode (an episode starts with the first report), when the
 //!   M-th consecutive unmarked packet arrives. An M-unmarked run with no report sent before
 //!   sends nothing.
