@@ -145,4 +145,3 @@ fn fractional_counter_invariant() {
     assert_eq!(3 * marked - c.switch_on_bits as i64, fm.cnt_bits());
     assert!(fm.cnt_bits().abs() <= 2 * 12_000);
 }
-
