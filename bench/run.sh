@@ -9,7 +9,7 @@
 #                                    ns-3 peer: BENCH=/tmp/bench bash /work/shared/peers/build.sh)
 #
 # One JSON line per run in bench/results/latest.jsonl (fields: sim, workload, wall_s = whole
-# process, loop_s = simulation loop, events, events_per_s, bottleneck_pkts, pkts_per_wall_s,
+# process, cpu_s = its user + sys CPU time, loop_s = simulation loop, events, events_per_s, bottleneck_pkts, pkts_per_wall_s,
 # goodput_mbps, drops), then the table of medians and ratios from bench/summarize.py.
 # Record the load average with the results (done here); the machine should be idle.
 set -euo pipefail
@@ -29,9 +29,11 @@ if [ "${NS3:-1}" = 1 ] && [ -x "$B/build/ns3_dumbbell" ]; then have_ns3=1; else
 fi
 have_ns2=0
 if command -v ns > /dev/null; then have_ns2=1; else echo "ns-2 (ns) not installed; skipped" >&2; fi
-# whole-process wall time of a command, seconds, stdout/stderr to files
-timed() { local o=$1 e=$2; shift 2; local t0 t1; t0=$(date +%s%N); "$@" > "$o" 2> "$e"; t1=$(date +%s%N)
-  python3 -c "print(($t1 - $t0) / 1e9)"; }
+# whole-process wall time and CPU time (user + sys) of a command, seconds: "WALL CPU";
+# stdout/stderr to files. CPU time is far less sensitive to other jobs on the machine.
+timed() { local o=$1 e=$2; shift 2; local t0 t1; t0=$(date +%s%N)
+  /usr/bin/time -f "%U %S" -o "$tmp/cpu" "$@" > "$o" 2> "$e"; t1=$(date +%s%N)
+  python3 -c "u, s = open('$tmp/cpu').read().split()[-2:]; print(($t1 - $t0) / 1e9, float(u) + float(s))"; }
 variants="newreno"; [ "${SACK:-0}" = 1 ] && variants="newreno sack"
 for q in red droptail; do for v in newreno sack; do
   sed "s/^variant = \"newreno\"/variant = \"$v\"/" "scenarios/bench/dumbbell-$q.toml" > "$tmp/$q-$v.toml"
@@ -41,14 +43,14 @@ for k in $(seq "$rounds"); do
   for v in $variants; do for q in red droptail; do
     wl="dumbbell-$q"; [ "$v" = sack ] && wl="dumbbell-$q-sack"
     w=$(timed /dev/null "$tmp/err" "$T/release/qoslab" run "$tmp/$q-$v.toml" --out "$tmp/$q")
-    python3 bench/summarize.py ours "$wl" "$w" "$tmp/err" "$tmp/$q/summary.json" | tee -a "$out"
+    python3 bench/summarize.py ours "$wl" $w "$tmp/err" "$tmp/$q/summary.json" | tee -a "$out"
     if [ $have_ns2 = 1 ]; then
       w=$(timed "$tmp/ns2.json" "$tmp/ns2.err" ns bench/ns2/dumbbell.tcl $q $v)
-      python3 bench/summarize.py ns2 "$wl" "$w" "$tmp/ns2.json" | tee -a "$out"
+      python3 bench/summarize.py ns2 "$wl" $w "$tmp/ns2.json" | tee -a "$out"
     fi
     if [ $have_ns3 = 1 ] && [ "$v" = newreno ]; then
       w=$(timed "$tmp/ns3.json" "$tmp/ns3.err" "$B/build/ns3_dumbbell" --queue=$q)
-      python3 bench/summarize.py ns3 "$wl" "$w" "$tmp/ns3.json" | tee -a "$out"
+      python3 bench/summarize.py ns3 "$wl" $w "$tmp/ns3.json" | tee -a "$out"
     fi
   done; done
 done

@@ -1002,8 +1002,8 @@ impl Simulator {
             self.deliver(id);
             return;
         }
-        let link = self.routes.next(node, dst);
-        debug_assert!(link != NO_ROUTE);
+        let link = self.routes.next_reachable(node, dst);
+        debug_assert!(link != NO_ROUTE && link == self.routes.next(node, dst));
         if self.links[link as usize].cond.is_some() {
             self.condition(link, id);
         } else {

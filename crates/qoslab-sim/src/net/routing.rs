@@ -33,7 +33,12 @@ pub struct Routes {
     row_of: Vec<u32>,
     /// rows[r * n + d]: the link router `r` takes towards `d`.
     rows: Vec<u32>,
+    /// Per node, for the hot path: its single link, or `ROW | r` for router row `r`, or
+    /// `NO_ROUTE` for a node without outgoing links.
+    fast: Vec<u32>,
 }
+
+const ROW: u32 = 1 << 31;
 
 /// Nodes with their distances along the chain of single-link nodes starting at `v`, and
 /// where it ends: `Some(router)` or `None` (dead end, or a cycle of single-link nodes).
@@ -156,13 +161,34 @@ impl Routes {
                 }
             }
         }
+        assert!(links.len() < ROW as usize && routers.len() < ROW as usize);
+        let fast = (0..n)
+            .map(|u| match (row_of[u], single[u]) {
+                (NONE, NONE) => NO_ROUTE,
+                (NONE, li) => li,
+                (r, _) => ROW | r,
+            })
+            .collect();
         Routes {
             n,
             link_to,
             single,
             row_of,
             rows,
+            fast,
         }
+    }
+
+    /// `next(at, dst)` for a `dst` known to be reachable from `at` (every packet in flight:
+    /// the simulator refuses unroutable flows when it is built): a single-link node's link
+    /// without the reachability walk.
+    #[inline]
+    pub fn next_reachable(&self, at: u32, dst: u32) -> u32 {
+        let f = self.fast[at as usize];
+        if f == NO_ROUTE || f & ROW == 0 {
+            return f;
+        }
+        self.rows[(f & !ROW) as usize * self.n + dst as usize]
     }
 
     /// The link a packet at node `at` takes towards node `dst` (`NO_ROUTE` if none).
@@ -263,6 +289,9 @@ mod tests {
             for u in 0..n {
                 for d in 0..n {
                     proptest::prop_assert_eq!(r.next(u as u32, d as u32), want[u * n + d], "u {} d {} links {:?}", u, d, links);
+                    if want[u * n + d] != NO_ROUTE {
+                        proptest::prop_assert_eq!(r.next_reachable(u as u32, d as u32), want[u * n + d]);
+                    }
                 }
             }
         }
