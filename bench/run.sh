@@ -5,7 +5,8 @@
 # workload. Workloads: dumbbell-{red,droptail} (NewReno) and, with SACK=1, the same with
 # SACK on every side (ours: the scenario with `variant = "sack"`).
 #
-#   bash bench/run.sh [ROUNDS]      (default 3; NS3=0 skips ns-3, SACK=1 adds the SACK runs;
+#   bash bench/run.sh [ROUNDS]      (default 3; NS3=0 skips ns-3, UDP=0 the open-loop run,
+#                                    SACK=1 adds the SACK runs;
 #                                    ns-3 peer: BENCH=/tmp/bench bash /work/shared/peers/build.sh)
 #
 # One JSON line per run in bench/results/latest.jsonl (fields: sim, workload, wall_s = whole
@@ -21,6 +22,7 @@ mkdir -p bench/results
 out=bench/results/latest.jsonl
 : > "$out"
 cargo build --release -q -p qoslab
+[ "${UDP:-1}" = 1 ] && cargo build --release -q -p qoslab-sim --example udp_dumbbell
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 have_ns3=0
@@ -53,6 +55,8 @@ for k in $(seq "$rounds"); do
       python3 bench/summarize.py ns3 "$wl" $w "$tmp/ns3.json" | tee -a "$out"
     fi
   done; done
+  # open-loop engine benchmark (UDP sources, no ns-2/ns-3 twin): prints its own JSON line
+  if [ "${UDP:-1}" = 1 ]; then "$T/release/examples/udp_dumbbell" | tee -a "$out"; fi
 done
 echo "{\"sim\":\"meta\",\"loadavg_after\":\"$(cut -d' ' -f1-3 /proc/loadavg)\"}" >> "$out"
 python3 bench/summarize.py table "$out"
