@@ -433,6 +433,7 @@ impl Simulator {
                     Vec::new()
                 },
                 busy_until: Time::ZERO,
+                tx_cache: [(0, qoslab_algo::Duration(0)); 2],
                 free_pending: false,
                 pipe: std::collections::VecDeque::with_capacity(64),
                 counters: QueueCounters::default(),
@@ -675,11 +676,7 @@ impl Simulator {
     /// whichever is first. A run covers [0, duration).
     pub fn run_until(&mut self, until: Time) {
         let until = until.min(self.end);
-        while let Some(t) = self.events.peek_time() {
-            if t >= until {
-                break;
-            }
-            let (t, ev) = self.events.pop().expect("peeked");
+        while let Some((t, ev)) = self.events.pop_before(until) {
             self.now = t;
             self.events_processed += 1;
             match ev {
@@ -1005,8 +1002,8 @@ impl Simulator {
             self.deliver(id);
             return;
         }
-        let link = self.routes.next(node, dst);
-        debug_assert!(link != NO_ROUTE);
+        let link = self.routes.next_reachable(node, dst);
+        debug_assert!(link != NO_ROUTE && link == self.routes.next(node, dst));
         if self.links[link as usize].cond.is_some() {
             self.condition(link, id);
         } else {
@@ -1230,7 +1227,7 @@ impl Simulator {
         let p = self.arena.get_mut(id);
         let (size, color, flow) = (p.size, p.color, p.flow);
         let l = &mut self.links[li as usize];
-        let tx = l.rate.tx_time(size as u64);
+        let tx = l.tx_time(size);
         l.busy_until = now + tx;
         l.counters.departures += 1;
         l.counters.departure_bytes += size as u64;

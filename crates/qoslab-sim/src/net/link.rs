@@ -57,6 +57,10 @@ pub struct Link {
     pub monitored: bool,
     /// Ingress conditioning (shaper → meters) before the queue.
     pub cond: Option<Box<Conditioner>>,
+    /// Serialisation times of the last two packet sizes seen (size, time; size 0 = empty):
+    /// `Rate::tx_time` is a u128 division, and a link carries few distinct sizes (data and
+    /// ACKs). The cached value is the division's result, so timing is unchanged.
+    pub tx_cache: [(u32, qoslab_algo::Duration); 2],
 }
 
 /// A link's ingress conditioner: an optional shaper holding packets (by arena id), then
@@ -131,6 +135,22 @@ impl Conditioner {
 }
 
 impl Link {
+    /// `self.rate.tx_time(size)`, through the two-entry cache.
+    #[inline]
+    pub fn tx_time(&mut self, size: u32) -> qoslab_algo::Duration {
+        if self.tx_cache[0].0 == size && size != 0 {
+            return self.tx_cache[0].1;
+        }
+        if self.tx_cache[1].0 == size && size != 0 {
+            self.tx_cache.swap(0, 1);
+            return self.tx_cache[0].1;
+        }
+        let d = self.rate.tx_time(size as u64);
+        self.tx_cache[1] = self.tx_cache[0];
+        self.tx_cache[0] = (size, d);
+        d
+    }
+
     /// Whether the configured loss hits a packet of `size` bytes of flow `flow` (lost on the
     /// wire, or marked when `loss_marks_ect` and the packet is ECN-capable). One draw per
     /// packet from the flow's own stream, whatever its ECN field, so marking does not shift

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Cost per bottleneck packet from 20 to 10,000 flows at the same link load: the RED bench
+# dumbbell with `count = N` flows, 5 s simulated. Per N: instructions of the whole process
+# and of the simulation (callgrind; load-independent): "sim" = whole process minus the
+# same scenario run for 1 ms (start-up, scenario reading, output writing), which is steadier
+# than callgrind's inclusive count of the run loop (its recursion cycles split it); max RSS
+# and times (/usr/bin/time).
+#
+#   bash bench/scale.sh [N ...]      (default 20 200 2000 10000; needs valgrind)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+T=${CARGO_TARGET_DIR:-target}
+cargo build --release -q -p qoslab
+ns=${*:-20 200 2000 10000}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "| flows | bottleneck pkts | events | events per bottleneck pkt | sim instr. per bottleneck pkt | whole-process instr. per bottleneck pkt | RSS MB | wall s / CPU s |"
+echo "|---|---|---|---|---|---|---|---|"
+for n in $ns; do
+  sed -e "s/^count = 20$/count = $n/" -e 's/^duration = "20s"/duration = "5s"/' \
+      -e "s/^name = \"bench-dumbbell-red\"/name = \"scale-$n\"/" scenarios/bench/dumbbell-red.toml > "$tmp/s.toml"
+  /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$T/release/qoslab" run "$tmp/s.toml" --out "$tmp/o" > /dev/null 2>&1
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$T/release/qoslab" run "$tmp/s.toml" --out "$tmp/o" > /dev/null 2> "$tmp/vg"
+  tot=$(grep -o 'refs: *[0-9,]*' "$tmp/vg" | tr -dc 0-9)
+  sed -i 's/^duration = "5s"/duration = "1ms"/' "$tmp/s.toml"
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg0" "$T/release/qoslab" run "$tmp/s.toml" --out "$tmp/o0" > /dev/null 2> "$tmp/vg0"
+  loop=$((tot - $(grep -o 'refs: *[0-9,]*' "$tmp/vg0" | tr -dc 0-9)))
+  python3 - "$tmp/o/summary.json" "$tmp/time" "$n" "$loop" "$tot" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); w, u, s, m = open(sys.argv[2]).read().split()[-4:]
+n, loop, tot = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+q = next(q for q in r["queues"] if q["link"] == "G1->G2"); p = q["total"]["departures"]
+print(f"| {n:,} | {p:,} | {r['events']:,} | {r['events'] / p:.2f} | {loop / p:,.0f} | {tot / p:,.0f} "
+      f"| {int(m) / 1024:.1f} | {float(w):.2f} / {float(u) + float(s):.2f} |")
+PY
+done
