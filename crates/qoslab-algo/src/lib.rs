@@ -19,8 +19,10 @@
 //! | [`queue`] | queue management: drop-tail limits, RED, Adaptive RED, RIO, three-colour RIO |
 //! | [`meter`] | meters/markers: token buckets, srTCM, trTCM, TSW, TSW2CM, TSW3CM |
 //! | [`shaper`] | shapers: token-bucket shaper, srRAS/trRAS and their green variants |
+//! | [`atm`] | ATM GFR: AAL5 sizing, F-GCRA (GFR.1/GFR.2), GFR buffer policies (tail drop, EPD/PPD, Double-EPD, DFBA, Kim et al.) |
 //! | [`tfrc`] | TFRC (RFC 5348) and TFRC-SP (RFC 4828): equation, loss history, sender, receiver, RFC 4828 Tables 1–4 |
 
+pub mod atm;
 pub mod error;
 pub mod meter;
 pub mod packet;
