@@ -44,6 +44,7 @@ fn segmentation_sizes_in_the_engine() {
                 ("header = \"0B\"", &format!("header = \"{header}\"")),
                 ("connections = 5", "connections = 1"),
                 ("rwnd = \"65535B\"", "rwnd = \"32000B\""),
+                ("mfs = 20 ", "mfs = 22 "),
             ],
         );
         let r = run(sc, 1);
@@ -82,7 +83,7 @@ fn segmentation_sizes_in_the_engine() {
 /// far edge without a cell and are discarded there (counted), and TCP never receives them.
 #[test]
 fn lost_cells_discard_their_frames_at_reassembly() {
-    let r = run(kim(64, 3, &[]), 1);
+    let r = run(kim(64, 3, &[("tagging = true", "tagging = false")]), 1);
     let (mut own, mut merged, mut lost, mut delivered, mut cells_del) = (0, 0, 0, 0, 0);
     for v in &r.vcs {
         own += v.data.frames_discarded_own_loss;

@@ -32,15 +32,15 @@
 //! so is SONET overhead (STS-1 leaves 49.536 Mb/s or less for cells: ceiling ≤ 44.87 Mb/s
 //! even with 20 cells per segment). See `scenarios/gfr-kim2001/README.md`.
 //!
-//! Until the algorithm layer's `qoslab_algo::atm::aal5` is merged, the sizing below is
-//! the engine's own (same rule: sdu + 8 rounded up to 48).
+//! AAL5 sizing is `qoslab_algo::atm::aal5`'s; `Raw` is the engine's own.
 
+use qoslab_algo::atm::{aal5, Encapsulation};
 use serde::Serialize;
 
 /// Bytes of a cell on the wire.
-pub const CELL_BYTES: u32 = 53;
+pub const CELL_BYTES: u32 = qoslab_algo::atm::CELL_BYTES;
 /// Payload bytes of a cell.
-pub const CELL_PAYLOAD: u32 = 48;
+pub const CELL_PAYLOAD: u32 = qoslab_algo::atm::CELL_PAYLOAD;
 /// Bits of a cell on the wire.
 pub const CELL_BITS: u64 = CELL_BYTES as u64 * 8;
 
@@ -72,18 +72,11 @@ impl Framing {
     pub fn cells_per_frame(self, ip_bytes: u32) -> u32 {
         let n = match self {
             Framing::Raw => ip_bytes.div_ceil(CELL_PAYLOAD),
-            // ITU-T I.363.5 §10.2: CPCS-PDU = SDU + PAD (0..47) + 8-byte trailer.
-            Framing::VcMux => aal5_pdu_bytes(ip_bytes) / CELL_PAYLOAD,
-            // RFC 2684 §5.1: LLC (3) + OUI (3) + PID/EtherType (2) in front of the datagram.
-            Framing::LlcSnap => aal5_pdu_bytes(ip_bytes + 8) / CELL_PAYLOAD,
+            Framing::VcMux => aal5::cells_per_frame(ip_bytes, Encapsulation::VcMux),
+            Framing::LlcSnap => aal5::cells_per_frame(ip_bytes, Encapsulation::LlcSnap),
         };
         n.max(1)
     }
-}
-
-/// AAL5 CPCS-PDU bytes of an SDU: sdu + 8-byte trailer, rounded up to a multiple of 48.
-pub fn aal5_pdu_bytes(sdu_bytes: u32) -> u32 {
-    (sdu_bytes + 8).div_ceil(CELL_PAYLOAD) * CELL_PAYLOAD
 }
 
 /// A cell inside the engine (16 bytes; the frame it belongs to is an index).
@@ -119,6 +112,5 @@ mod tests {
         assert_eq!(Framing::VcMux.cells_per_frame(41), 2);
         assert_eq!(Framing::LlcSnap.cells_per_frame(1000), 22);
         assert_eq!(Framing::LlcSnap.cells_per_frame(40), 2); // 40 + 8 + 8 = 56
-        assert_eq!(aal5_pdu_bytes(1000), 1008);
     }
 }

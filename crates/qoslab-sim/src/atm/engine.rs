@@ -13,8 +13,12 @@
 //! * A switch output port holds a FIFO of cells; admission is asked of the port's policy
 //!   ([`super::buffer`]) at each arrival; a cell leaves the buffer (on_departure) when its
 //!   transmission starts.
-//! * F-GCRA tagging at the UNI (the input of the first switch of each VC) — see
-//!   [`super::buffer`] for what is merged.
+//! * F-GCRA tagging at the UNI: each channel's [`qoslab_algo::atm::FGcra`] (GFR.2) judges
+//!   its cells as they arrive at the input of the first switch of the path; the cells of an
+//!   ineligible frame get CLP=1 (counted as tagged); a non-conforming cell (beyond MFS) is
+//!   dropped there (reason `fgcra-nonconforming`). Choice: the switch's UNI, not the edge
+//!   router, because GFR.2 tagging is the network's act on the user's cells (TM 4.1 §4.5.7).
+//!   Off with `tagging = false` (every cell then stays CLP=0).
 //! * Reassembly at the far edge: cells of a channel arrive in order (FIFO everywhere), and
 //!   the PDU ends at a cell with the end-of-PDU bit. A PDU is delivered iff it holds
 //!   exactly its frame's cells: a frame with a lost cell fails the CRC/length check; the
@@ -32,7 +36,9 @@ use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 use qoslab_algo::{Rng, Time};
 
-use super::buffer::{Admission, CellView, DropCause, DROP_REASONS};
+use qoslab_algo::atm::{CellView, FGcra, FGcraVerdict, GfrBuffer};
+
+use super::buffer::{admit, new_buffer, new_fgcra, DropCause, DROP_REASONS};
 use super::cell::{Cell, Framing, CELL_BITS, CELL_BYTES};
 use super::result::{fairness_index, AtmResult, ChannelResult, PortResult, VcResult};
 use super::spec::{AtmNodeKind, AtmScenario};
@@ -83,7 +89,7 @@ enum Source {
     /// Switch: the FIFO of cells and the admission policy.
     Switch {
         fifo: VecDeque<Cell>,
-        adm: Admission,
+        adm: GfrBuffer,
         rng: Rng,
     },
 }
@@ -130,6 +136,8 @@ struct Channel {
     /// Sequence number of the frame whose first cell opened the PDU being reassembled.
     asm_seq: Option<u64>,
     mixed: bool,
+    /// F-GCRA at the UNI (None: tagging off).
+    fgcra: Option<FGcra>,
     st: ChanStats,
 }
 
@@ -170,9 +178,6 @@ impl AtmSim {
         let cfg = tcp_config(&sc.tcp).map_err(|e| format!("tcp: {e}"))?;
         let mut sc = sc;
         sc.seed = seed;
-        let n_vcs = sc.vcs.len() as u32;
-        let mcr_cells: Vec<f64> = sc.vcs.iter().map(|v| v.mcr_cells()).collect();
-        let c_gfr_cells = sc.c_gfr.0 as f64 / CELL_BITS as f64;
         let mut ports = Vec::with_capacity(sc.links.len() * 2);
         for l in &sc.links {
             for (a, b) in [(l.from, l.to), (l.to, l.from)] {
@@ -185,7 +190,7 @@ impl AtmSim {
                     },
                     AtmNodeKind::Switch => Source::Switch {
                         fifo: VecDeque::with_capacity(sc.buffer.size as usize),
-                        adm: Admission::new(&sc.buffer, n_vcs, &mcr_cells, c_gfr_cells)
+                        adm: new_buffer(&sc.buffer, &sc.vcs, sc.c_gfr)
                             .map_err(|e| format!("port {name}: {e}"))?,
                         rng: Rng::stream(seed, &format!("buffer/{name}")),
                     },
@@ -226,6 +231,11 @@ impl AtmSim {
                     next_seq: 0,
                     asm_seq: None,
                     mixed: false,
+                    fgcra: if sc.tagging {
+                        Some(new_fgcra(vc)?)
+                    } else {
+                        None
+                    },
                     st: ChanStats {
                         dropped_by: vec![0; DROP_REASONS.len()],
                         ..ChanStats::default()
@@ -403,6 +413,34 @@ impl AtmSim {
         let q = ch.ports[hop] as usize;
         let vc = ch.vc;
         let now = self.now;
+        if hop == 1 {
+            // The UNI: F-GCRA (GFR.2) on the cell as it enters the first switch.
+            let ch = &mut self.chans[cell.ch as usize];
+            if let Some(g) = &mut ch.fgcra {
+                let view = CellView {
+                    vc,
+                    clp: cell.clp,
+                    first_of_frame: cell.first,
+                    last_of_frame: cell.last,
+                };
+                match g.on_cell(now, view) {
+                    FGcraVerdict::Eligible | FGcraVerdict::Ineligible => {}
+                    FGcraVerdict::Tag => {
+                        if !cell.clp {
+                            cell.clp = true;
+                            ch.st.cells_tagged += 1;
+                        }
+                    }
+                    FGcraVerdict::NonConforming => {
+                        self.ports[q].arrived += 1;
+                        self.ports[q].dropped_clp[usize::from(cell.clp)] += 1;
+                        self.ports[q].dropped_by[DropCause::NONCONFORMING.0 as usize] += 1;
+                        self.drop_cell(cell, DropCause::NONCONFORMING);
+                        return;
+                    }
+                }
+            }
+        }
         let warm = self.warm;
         let port = &mut self.ports[q];
         port.arrived += 1;
@@ -415,7 +453,7 @@ impl AtmSim {
             first_of_frame: cell.first,
             last_of_frame: cell.last,
         };
-        match adm.on_arrival(now, view, rng) {
+        match admit(adm, now, view, rng) {
             Ok(()) => {
                 if warm {
                     port.occ_area += fifo.len() as u128 * (now.0 - port.occ_at.0) as u128;

@@ -18,6 +18,8 @@
 //! lbo = 2048                  # cells (double-epd, dfba, dynamic-threshold)
 //! hbo = 6144                  # cells (ditto); epd: threshold = ...
 //! alpha = 0.1                 # dynamic-threshold: eq. (3)'s weight
+//! dfba_z = 0.5                # dfba: Z_i (default 0.5), in (0, 1]
+//! dfba_alpha = 0.5            # dfba: α (default 0.5), in [0, 1]
 //!
 //! [tcp]                       # the keys of an IP scenario's TCP flow (see `scenario`)
 //! variant = "reno"
@@ -78,7 +80,16 @@ const TOP_KEYS: &[&str] = &[
     "link",
     "vc",
 ];
-const BUFFER_KEYS: &[&str] = &["size", "policy", "lbo", "hbo", "threshold", "alpha"];
+const BUFFER_KEYS: &[&str] = &[
+    "size",
+    "policy",
+    "lbo",
+    "hbo",
+    "threshold",
+    "alpha",
+    "dfba_z",
+    "dfba_alpha",
+];
 const NODE_KEYS: &[&str] = &["name", "count", "kind"];
 const LINK_KEYS: &[&str] = &["from", "to", "count", "rate", "delay"];
 const VC_KEYS: &[&str] = &[
@@ -311,7 +322,34 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
         }
         "dfba" => {
             let (lbo, hbo) = lbo_hbo()?;
-            PolicySpec::Dfba { lbo, hbo }
+            let num = |key: &str, default: f64, lo_open: bool| -> Res<f64> {
+                let Some(f) = bt.get(key) else {
+                    return Ok(default);
+                };
+                let x = f.clone().number()?;
+                let ok = if lo_open {
+                    x > 0.0 && x <= 1.0
+                } else {
+                    (0.0..=1.0).contains(&x)
+                };
+                if !ok {
+                    return Err(f.err(
+                        ErrorKind::BadValue,
+                        if lo_open {
+                            "must be in (0, 1]"
+                        } else {
+                            "must be in [0, 1]"
+                        },
+                    ));
+                }
+                Ok(x)
+            };
+            PolicySpec::Dfba {
+                lbo,
+                hbo,
+                z: num("dfba_z", 0.5, true)?,
+                alpha: num("dfba_alpha", 0.5, false)?,
+            }
         }
         _ => {
             let (lbo, hbo) = lbo_hbo()?;

@@ -100,9 +100,13 @@ pub enum PolicySpec {
         lbo: u32,
         hbo: u32,
     },
+    /// Goyal et al.'s DFBA: `z` (Z_i, the same for every VC) and `alpha` (α) of its drop
+    /// probability (see `qoslab_algo::atm::dfba`).
     Dfba {
         lbo: u32,
         hbo: u32,
+        z: f64,
+        alpha: f64,
     },
     /// Kim et al. §3 (the proposed scheme).
     DynamicThreshold {

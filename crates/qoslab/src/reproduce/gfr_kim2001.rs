@@ -140,7 +140,12 @@ pub fn scenario(k: &Key) -> Result<AtmScenario, String> {
     let lbo = k.lbo;
     sc.buffer.policy = match k.pol {
         Pol::DoubleEpd => PolicySpec::DoubleEpd { lbo, hbo },
-        Pol::Dfba => PolicySpec::Dfba { lbo, hbo },
+        Pol::Dfba => PolicySpec::Dfba {
+            lbo,
+            hbo,
+            z: DFBA_Z,
+            alpha: DFBA_ALPHA,
+        },
         Pol::Proposed => PolicySpec::DynamicThreshold { lbo, hbo, alpha },
     };
     if k.alloc_b {
@@ -191,6 +196,10 @@ fn keys_for(id: &str) -> Vec<Key> {
     }
     v
 }
+
+/// DFBA's Z_i and α (not given by Kim et al.; our choice, not tuned).
+pub const DFBA_Z: f64 = 0.5;
+pub const DFBA_ALPHA: f64 = 0.5;
 
 pub const LBOS: [u32; 6] = [500, 1000, 1500, 2000, 2500, 3000];
 
