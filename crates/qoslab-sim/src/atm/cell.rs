@@ -29,8 +29,9 @@
 //! | `LlcSnap`, 40-B header (1000 + 16) | 1016 | 22 | 42.68 Mb/s |
 //!
 //! Every reading but "960 B in exactly 20 cells" is ruled out by the published totals, and
-//! so is SONET overhead (STS-1 leaves 49.536 Mb/s or less for cells: ceiling ≤ 44.87 Mb/s
-//! even with 20 cells per segment). See `scenarios/gfr-kim2001/README.md`.
+//! so is SONET overhead: an STS-1 leaves at most its 50.112 Mb/s SPE for cells (49.536 Mb/s
+//! without the path overhead column), so the ceiling is ≤ 45.38 Mb/s even with 20 cells per
+//! segment. See `scenarios/gfr-kim2001/README.md`.
 //!
 //! AAL5 sizing is `qoslab_algo::atm::aal5`'s; `Raw` is the engine's own.
 

@@ -42,7 +42,7 @@ pub const IDS: [&str; 9] = [
 
 /// Open choices, printed with the results.
 pub const NOTES: [&str; 9] = [
-    "framing: a 960-B segment is exactly 20 cells (no TCP/IP header, no AAL5 trailer): every standard encapsulation caps TCP goodput below the published totals (VC-mux 44.71, LLC/SNAP 42.68 Mb/s vs 46.95 Mb/s for 20 cells); cells at the full 51.84 Mb/s (no SONET overhead, which would cap it at 44.87 Mb/s)",
+    "framing: a 960-B segment is exactly 20 cells (no TCP/IP header, no AAL5 trailer): every standard encapsulation caps TCP goodput below the published totals (VC-mux 44.71, LLC/SNAP 42.68 Mb/s vs 46.95 Mb/s for 20 cells); cells at the full 51.84 Mb/s (no SONET overhead, which would cap it at 45.38 Mb/s or less)",
     "MCR allocation (not stated): A = 2, 4, 6, 8, 10, 12 Mb/s of cells for VC1..VC6 (Σ 42 of 51.84); sensitivity: B = 1, 2, 3, 4, 5, 6 Mb/s",
     "fair share f_i of eq. (4) = eq. (2)'s w_i = MCR_i + (C_GFR − Σ MCR)/N with C_GFR = 51.84 Mb/s, in TCP-payload terms (× 960/1060); MCR met = goodput >= MCR × 960/1060",
     "TCP variant (not stated): Reno; sensitivity: NewReno, SACK. min RTO 100 ms (two 50-ms ticks), initial RTO 1 s, initial window 2 segments, an ACK per segment (40-B ACK = 1 cell)",
