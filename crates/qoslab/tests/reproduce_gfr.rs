@@ -151,3 +151,54 @@ fn reproduce_table1_prints_ours_beside_the_published_values() {
     .unwrap_err();
     assert!(e.to_string().contains("fig7"), "{e}");
 }
+
+/// `qoslab validate` / `qoslab run` accept an ATM scenario file (`atm = true`).
+#[test]
+fn cli_validates_and_runs_atm_scenario_files() {
+    let bin = env!("CARGO_BIN_EXE_qoslab");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let file = format!("{root}/scenarios/gfr-kim2001/table1.toml");
+    let out = std::process::Command::new(bin)
+        .args(["validate", &file])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ATM scenario"));
+    let dir = std::env::temp_dir().join(format!("qoslab-atm-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("duration = \"30s\"", "duration = \"2s\"")
+        .replace("warmup = \"5s\"", "warmup = \"1s\"");
+    let short = dir.join("short.toml");
+    std::fs::write(&short, &text).unwrap();
+    let out = std::process::Command::new(bin)
+        .args([
+            "run",
+            short.to_str().unwrap(),
+            "--out",
+            dir.join("o").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = std::fs::read_to_string(dir.join("o/summary.json")).unwrap();
+    assert!(json.contains("\"fairness_index\""));
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, text.replace("hbo = 6144", "hbo = 1000")).unwrap();
+    let out = std::process::Command::new(bin)
+        .args(["validate", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.toml:") && err.contains("buffer.lbo") && err.contains("LBO <= HBO"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

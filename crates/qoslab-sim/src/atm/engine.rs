@@ -89,7 +89,7 @@ enum Source {
     /// Switch: the FIFO of cells and the admission policy.
     Switch {
         fifo: VecDeque<Cell>,
-        adm: GfrBuffer,
+        adm: Box<GfrBuffer>,
         rng: Rng,
     },
 }
@@ -190,8 +190,10 @@ impl AtmSim {
                     },
                     AtmNodeKind::Switch => Source::Switch {
                         fifo: VecDeque::with_capacity(sc.buffer.size as usize),
-                        adm: new_buffer(&sc.buffer, &sc.vcs, sc.c_gfr)
-                            .map_err(|e| format!("port {name}: {e}"))?,
+                        adm: Box::new(
+                            new_buffer(&sc.buffer, &sc.vcs, sc.c_gfr)
+                                .map_err(|e| format!("port {name}: {e}"))?,
+                        ),
                         rng: Rng::stream(seed, &format!("buffer/{name}")),
                     },
                 };
