@@ -104,3 +104,16 @@ pub fn new_fgcra(vc: &VcSpec) -> Result<FGcra, String> {
     })
     .map_err(|e| format!("vc {}: {e}", vc.name))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drop_reason_names_follow_the_policy_layer() {
+        for r in CellDropReason::ALL {
+            assert_eq!(DROP_REASONS[r.index()], r.name());
+        }
+        assert_eq!(DROP_REASONS.len(), CellDropReason::ALL.len() + 1);
+    }
+}

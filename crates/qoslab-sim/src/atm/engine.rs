@@ -658,6 +658,25 @@ impl AtmSim {
                 for c in fifo {
                     cells_in_flight[c.ch as usize] += 1;
                 }
+                let bc = adm.counters();
+                let t = bc.total();
+                let ours: u64 = p.dropped_by[..DropCause::NONCONFORMING.0 as usize]
+                    .iter()
+                    .sum();
+                if t.dropped_total() != ours
+                    || t.departed_cells != p.sent
+                    || bc.spurious_departures != 0
+                {
+                    return Err(format!(
+                        "conservation: port {}: policy counted {} drops, {} departures ({} spurious); engine {} drops, {} sent",
+                        p.name,
+                        t.dropped_total(),
+                        t.departed_cells,
+                        bc.spurious_departures,
+                        ours,
+                        p.sent
+                    ));
+                }
                 if adm.occupancy() as usize != fifo.len() {
                     return Err(format!(
                         "conservation: port {}: policy occupancy {} != FIFO length {}",
@@ -786,10 +805,17 @@ impl AtmSim {
             .iter()
             .filter(|p| matches!(p.src, Source::Switch { .. }) && p.arrived > 0)
             .map(|p| {
-                let queued = match &p.src {
-                    Source::Switch { fifo, .. } => fifo.len(),
-                    Source::Edge { .. } => 0,
+                let (queued, bc) = match &p.src {
+                    Source::Switch { fifo, adm, .. } => (fifo.len(), adm.counters().total()),
+                    Source::Edge { .. } => (0, Default::default()),
                 };
+                let frames_refused_by_reason = bc
+                    .refused_frames
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| n[0] + n[1] > 0)
+                    .map(|(k, n)| (DROP_REASONS[k].to_string(), *n))
+                    .collect();
                 let area = p.occ_area + queued as u128 * (self.now.0 - p.occ_at.0) as u128;
                 PortResult {
                     name: p.name.clone(),
@@ -799,6 +825,9 @@ impl AtmSim {
                     cells_dropped_clp1: p.dropped_clp[1],
                     cells_dropped_by_reason: reasons(&p.dropped_by),
                     cells_queued_at_end: queued as u64,
+                    frames_refused_by_reason,
+                    frames_partially_lost: bc.partially_lost_frames,
+                    frames_complete: bc.complete_frames,
                     max_occupancy: p.max_occ,
                     mean_occupancy: area as f64 / (window * 1e9),
                 }

@@ -83,6 +83,12 @@ pub struct PortResult {
     pub cells_dropped_clp1: u64,
     pub cells_dropped_by_reason: BTreeMap<String, u64>,
     pub cells_queued_at_end: u64,
+    /// Frames refused at their first cell, per reason: [CLP=0, CLP=1] (the policy's counters).
+    pub frames_refused_by_reason: BTreeMap<String, [u64; 2]>,
+    /// Frames that lost a cell after some of theirs were accepted (PPD / overflow): [CLP=0, CLP=1].
+    pub frames_partially_lost: [u64; 2],
+    /// Frames whose every cell was accepted: [CLP=0, CLP=1].
+    pub frames_complete: [u64; 2],
     pub max_occupancy: u32,
     /// Time-average occupancy over [warmup, end) (cells).
     pub mean_occupancy: f64,
