@@ -260,3 +260,26 @@ fn scenario_errors_name_file_line_and_key() {
         assert!(shown.contains(words), "{to}: {shown}");
     }
 }
+
+/// F-GCRA at the UNI: with tagging, cells of VCs above their MCR are tagged (CLP=1), none
+/// without; a frame longer than MFS loses its cells beyond the MFS-th there (TM 4.1
+/// GFR cell conformance), so it never reassembles.
+#[test]
+fn fgcra_tags_at_the_uni_and_refuses_cells_beyond_mfs() {
+    let on = run(kim(8192, 2, &[]), 1);
+    let off = run(kim(8192, 2, &[("tagging = true", "tagging = false")]), 1);
+    for (a, b) in on.vcs.iter().zip(&off.vcs) {
+        assert!(a.data.cells_tagged > 0, "{}", a.name);
+        assert_eq!(b.data.cells_tagged, 0);
+        assert!(a.data.cells_tagged < a.data.cells_sent);
+    }
+    // 1000-B datagrams are 21 raw cells, MFS 20: the 21st cell of every frame is refused.
+    let r = run(kim(8192, 2, &[("header = \"0B\"", "header = \"40B\"")]), 1);
+    for v in &r.vcs {
+        let n = v.data.cells_dropped_by_reason["fgcra-nonconforming"];
+        assert_eq!(v.data.frames_delivered, 0);
+        assert_eq!(n, v.data.frames_lost_in_network);
+        assert!(n > 0);
+        assert_eq!(v.goodput_mbps, 0.0);
+    }
+}
