@@ -17,6 +17,7 @@
 //! | [`stats`], [`result`], [`output`] | counters, queue-length distributions, results and files |
 
 pub mod arena;
+pub mod atm;
 pub mod event;
 pub mod net;
 pub mod output;

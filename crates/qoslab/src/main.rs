@@ -53,6 +53,10 @@ struct Failure {
     msg: String,
 }
 
+use qoslab::reproduce::gfr_kim2001_cli as atm;
+fn atm_failure((code, msg): (u8, String)) -> Failure {
+    Failure { code, msg }
+}
 fn bad_input(msg: impl std::fmt::Display) -> Failure {
     Failure {
         code: 2,
@@ -81,7 +85,18 @@ fn main() -> ExitCode {
             seed,
             out,
             quiet,
+        } if atm::is_atm_file(&scenario) => {
+            atm::run(&scenario, seed, out, quiet).map_err(atm_failure)
+        }
+        Cmd::Run {
+            scenario,
+            seed,
+            out,
+            quiet,
         } => cmd_run(&scenario, seed, out, quiet),
+        Cmd::Validate { scenario } if atm::is_atm_file(&scenario) => {
+            atm::validate(&scenario).map_err(atm_failure)
+        }
         Cmd::Validate { scenario } => cmd_validate(&scenario),
         Cmd::Condition(args) => condition::run(args).map_err(|e| Failure {
             code: e.exit_code() as u8,

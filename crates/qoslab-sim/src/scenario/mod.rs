@@ -151,12 +151,12 @@
 //! errors ([`ErrorKind`]); the CLI exits with status 2 on any of them.
 
 mod conditioner;
-mod error;
-mod flow;
-mod parse;
+pub(crate) mod error;
+pub(crate) mod flow;
+pub(crate) mod parse;
 mod queue;
 mod reach;
-mod reader;
+pub(crate) mod reader;
 pub mod spec;
 pub mod units;
 mod value;

@@ -19,6 +19,8 @@
 
 pub mod experiment;
 pub mod figures;
+pub mod gfr_kim2001;
+pub mod gfr_kim2001_cli;
 pub mod metric;
 pub mod published;
 pub mod report;
@@ -172,10 +174,13 @@ pub struct Outcome {
 
 /// `qoslab reproduce`: runs, prints the report, writes the files.
 pub fn run(args: ReproduceArgs) -> Result<(), ReproduceError> {
+    if args.name == gfr_kim2001::NAME {
+        return gfr_kim2001::run(args); // the ATM engine's own path
+    }
     if !NAMES.contains(&args.name.as_str()) {
         return Err(ReproduceError::UnknownExperiment {
             name: args.name,
-            known: NAMES.to_vec(),
+            known: NAMES.iter().copied().chain([gfr_kim2001::NAME]).collect(),
         });
     }
     let exps = registry()?;

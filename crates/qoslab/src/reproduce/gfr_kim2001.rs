@@ -1,0 +1,746 @@
+//! `qoslab reproduce gfr-kim2001`: Kim, Choi, Chung & Chon, "New Buffer Management Scheme
+//! to Support TCP/IP Traffic over ATM GFR service" (2001): Table 1, Fig. 2, Figs. 3–6
+//! (LBO from 500 to 3K cells), Fig. 7 and Table 2 (heterogeneous delays), on the ATM
+//! engine ([`qoslab_sim::atm`]), with the sensitivity of Table 1 to the MCR allocation and
+//! to the TCP variant.
+//!
+//! A parallel path beside the IP experiments' framework (whose variants are IP
+//! scenarios): the same command line, [`super::runner::par_map`] for the (variant, seed)
+//! jobs, [`super::stats::Summary`] for means and 95 % intervals, [`crate::plot`] for SVG.
+//! The scenarios are the files `scenarios/gfr-kim2001/{table1,fig7}.toml` (compiled in),
+//! changed per variant only in the policy, LBO, MCR allocation and TCP variant.
+//!
+//! Choices the paper leaves open are listed in [`NOTES`] (printed with the results) and
+//! in `scenarios/gfr-kim2001/README.md`.
+
+use std::fmt::Write as _;
+
+use qoslab_algo::{Duration, Rate};
+use qoslab_sim::atm::scenario::parse_str;
+use qoslab_sim::atm::spec::PolicySpec;
+use qoslab_sim::atm::{AtmResult, AtmScenario, AtmSim};
+use qoslab_sim::scenario::spec::TcpVariant;
+
+use super::runner::par_map;
+use super::stats::Summary;
+use super::{Options, Outcome, ReproduceError};
+use crate::plot::{Plot, Series};
+
+pub const NAME: &str = "gfr-kim2001";
+pub const TITLE: &str =
+    "New Buffer Management Scheme to Support TCP/IP Traffic over ATM GFR service";
+pub const SOURCE: &str = "Kim, Choi, Chung & Chon (2001), §4, Table 1, Figs. 2-7, Table 2";
+
+const TABLE1_TOML: &str = include_str!("../../../../scenarios/gfr-kim2001/table1.toml");
+const FIG7_TOML: &str = include_str!("../../../../scenarios/gfr-kim2001/fig7.toml");
+const PUBLISHED: &str = include_str!("../../../../data/gfr-kim2001/table1.csv");
+
+/// Table/figure ids accepted by `--table`.
+pub const IDS: [&str; 9] = [
+    "1", "s", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "2",
+];
+
+/// Open choices, printed with the results.
+pub const NOTES: [&str; 9] = [
+    "framing: a 960-B segment is exactly 20 cells (no TCP/IP header, no AAL5 trailer): every standard encapsulation caps TCP goodput below the published totals (VC-mux 44.71, LLC/SNAP 42.68 Mb/s vs 46.95 Mb/s for 20 cells); cells at the full 51.84 Mb/s (no SONET overhead, which would cap it at 45.38 Mb/s or less)",
+    "MCR allocation (not stated): A = 2, 4, 6, 8, 10, 12 Mb/s of cells for VC1..VC6 (Σ 42 of 51.84); sensitivity: B = 1, 2, 3, 4, 5, 6 Mb/s",
+    "fair share f_i of eq. (4) = eq. (2)'s w_i = MCR_i + (C_GFR − Σ MCR)/N with C_GFR = 51.84 Mb/s, in TCP-payload terms (× 960/1060); MCR met = goodput >= MCR × 960/1060",
+    "TCP variant (not stated): Reno; sensitivity: NewReno, SACK. min RTO 100 ms (two 50-ms ticks), initial RTO 1 s, initial window 2 segments, an ACK per segment (40-B ACK = 1 cell)",
+    "simulated time (not stated): 30 s, goodput over [5 s, 30 s); runs (not stated): seeds 1..=N, connection start times U[0, 100 ms) from a named stream per connection (the only randomness besides DFBA's drop draws)",
+    "F-GCRA tagging at the UNI (input of SW1) with MBS 200 cells, MFS 20 cells, PCR = line rate; the edge routers send every cell CLP=0",
+    "Figs. 3-6: the text calls them Figs. 3 and 4, the captions Figs. 5 and 6; drawn as fig3 (total goodput) and fig4 (fairness) vs LBO = 500, 1000, 1500, 2000, 2500, 3000 cells, HBO 6K",
+    "Fig. 7 / Table 2: '6 msec' and '11 msec' read as the delay of the source router-switch link of VC1-3 and VC4-6 (0.5 ms in Table 1); Table 2's values are withheld from our copy of the paper: ours only",
+    "edge routers: unbounded IP queue per port (bounded by the TCP windows), frames sent whole in FIFO order; a switch cell leaves the buffer when its transmission starts",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pol {
+    DoubleEpd,
+    Dfba,
+    Proposed,
+}
+
+impl Pol {
+    pub const ALL: [Pol; 3] = [Pol::DoubleEpd, Pol::Dfba, Pol::Proposed];
+    pub fn label(self) -> &'static str {
+        match self {
+            Pol::DoubleEpd => "Double-EPD",
+            Pol::Dfba => "DFBA",
+            Pol::Proposed => "Proposed",
+        }
+    }
+    fn csv(self) -> &'static str {
+        match self {
+            Pol::DoubleEpd => "double-epd",
+            Pol::Dfba => "dfba",
+            Pol::Proposed => "dynamic-threshold",
+        }
+    }
+}
+
+/// MCR allocations (Mb/s of cells, VC1..VC6).
+pub const ALLOC_A: [u64; 6] = [2, 4, 6, 8, 10, 12];
+pub const ALLOC_B: [u64; 6] = [1, 2, 3, 4, 5, 6];
+
+/// One configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub pol: Pol,
+    pub lbo: u32,
+    pub alloc_b: bool,
+    pub tcp: TcpVariant,
+    pub hetero: bool,
+}
+
+impl Key {
+    pub fn table1(pol: Pol) -> Key {
+        Key {
+            pol,
+            lbo: 2048,
+            alloc_b: false,
+            tcp: TcpVariant::Reno,
+            hetero: false,
+        }
+    }
+    fn name(&self) -> String {
+        format!(
+            "{}/lbo{}/{}/{}/{}",
+            self.pol.csv(),
+            self.lbo,
+            if self.alloc_b { "mcrB" } else { "mcrA" },
+            tcp_name(self.tcp),
+            if self.hetero {
+                "delays6-11"
+            } else {
+                "delays0.5"
+            }
+        )
+    }
+}
+
+fn tcp_name(t: TcpVariant) -> &'static str {
+    match t {
+        TcpVariant::Reno => "reno",
+        TcpVariant::NewReno => "newreno",
+        TcpVariant::Sack => "sack",
+    }
+}
+
+/// The scenario of a configuration: the file's, with the key's changes.
+pub fn scenario(k: &Key) -> Result<AtmScenario, String> {
+    let (text, file) = if k.hetero {
+        (FIG7_TOML, "scenarios/gfr-kim2001/fig7.toml")
+    } else {
+        (TABLE1_TOML, "scenarios/gfr-kim2001/table1.toml")
+    };
+    let mut sc = parse_str(text, file).map_err(|e| e.to_string())?;
+    let PolicySpec::DynamicThreshold { hbo, alpha, .. } = sc.buffer.policy else {
+        return Err(format!("{file}: the base policy must be dynamic-threshold"));
+    };
+    let lbo = k.lbo;
+    sc.buffer.policy = match k.pol {
+        Pol::DoubleEpd => PolicySpec::DoubleEpd { lbo, hbo },
+        Pol::Dfba => PolicySpec::Dfba {
+            lbo,
+            hbo,
+            z: DFBA_Z,
+            alpha: DFBA_ALPHA,
+        },
+        Pol::Proposed => PolicySpec::DynamicThreshold { lbo, hbo, alpha },
+    };
+    if k.alloc_b {
+        for (v, m) in sc.vcs.iter_mut().zip(ALLOC_B) {
+            v.mcr = Rate::from_mbps(m);
+        }
+    }
+    sc.tcp.variant = k.tcp;
+    sc.name = k.name();
+    Ok(sc)
+}
+
+/// What each section needs.
+fn keys_for(id: &str) -> Vec<Key> {
+    let mut v = Vec::new();
+    match id {
+        "1" | "fig2" => v.extend(Pol::ALL.map(Key::table1)),
+        "s" => {
+            for p in Pol::ALL {
+                v.push(Key {
+                    alloc_b: true,
+                    ..Key::table1(p)
+                });
+                v.push(Key {
+                    tcp: TcpVariant::NewReno,
+                    ..Key::table1(p)
+                });
+                v.push(Key {
+                    tcp: TcpVariant::Sack,
+                    ..Key::table1(p)
+                });
+            }
+        }
+        "fig3" | "fig4" | "fig5" | "fig6" => {
+            for p in Pol::ALL {
+                for lbo in LBOS {
+                    v.push(Key {
+                        lbo,
+                        ..Key::table1(p)
+                    });
+                }
+            }
+        }
+        _ => v.extend(Pol::ALL.map(|p| Key {
+            hetero: true,
+            ..Key::table1(p)
+        })),
+    }
+    v
+}
+
+/// DFBA's Z_i and α (not given by Kim et al.; our choice, not tuned).
+pub const DFBA_Z: f64 = 0.5;
+pub const DFBA_ALPHA: f64 = 0.5;
+
+pub const LBOS: [u32; 6] = [500, 1000, 1500, 2000, 2500, 3000];
+
+/// Default seeds (full run) and the quick run's settings.
+pub const SEEDS: u32 = 5;
+pub const QUICK_SEEDS: u32 = 2;
+pub const QUICK_DURATION: Duration = Duration::from_secs(8);
+pub const QUICK_WARMUP: Duration = Duration::from_secs(2);
+
+/// The published Table 1: (policy, fairness, total goodput).
+fn published() -> Vec<(String, f64, f64)> {
+    PUBLISHED
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("policy"))
+        .filter_map(|l| {
+            let c: Vec<&str> = l.split(',').collect();
+            Some((
+                c[0].to_string(),
+                c.get(1)?.parse().ok()?,
+                c.get(2)?.parse().ok()?,
+            ))
+        })
+        .collect()
+}
+
+struct Runs {
+    keys: Vec<Key>,
+    /// Per key: the runs in seed order.
+    runs: Vec<Vec<AtmResult>>,
+}
+
+impl Runs {
+    fn of(&self, k: &Key) -> &[AtmResult] {
+        let i = self.keys.iter().position(|x| x == k).expect("run");
+        &self.runs[i]
+    }
+    fn summary(&self, k: &Key, f: impl Fn(&AtmResult) -> f64) -> Summary {
+        Summary::of(&self.of(k).iter().map(f).collect::<Vec<_>>())
+    }
+}
+
+fn fmt_s(s: &Summary, dec: usize) -> String {
+    match s.ci95 {
+        Some(ci) => format!("{:.dec$} ± {:.dec$}", s.mean, ci),
+        None => format!("{:.dec$}", s.mean),
+    }
+}
+
+/// Runs the selected sections; returns the report and files.
+pub fn reproduce(opts: &Options) -> Result<Outcome, ReproduceError> {
+    let ids: Vec<&str> = match &opts.table {
+        None => vec!["1", "s", "fig2", "fig3", "fig4", "fig7", "2"],
+        Some(t) => {
+            let t = t.to_ascii_lowercase().replace('.', "");
+            let Some(id) = IDS.iter().find(|x| **x == t) else {
+                return Err(ReproduceError::UnknownTable {
+                    experiment: NAME,
+                    table: t,
+                    known: IDS.to_vec(),
+                });
+            };
+            vec![*id]
+        }
+    };
+    let seeds = opts
+        .seeds
+        .unwrap_or(if opts.quick { QUICK_SEEDS } else { SEEDS });
+    if seeds == 0 {
+        return Err(ReproduceError::BadArgs("--seeds must be at least 1".into()));
+    }
+    let mut keys: Vec<Key> = Vec::new();
+    for id in &ids {
+        for k in keys_for(id) {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+    }
+    let mut jobs = Vec::new();
+    for (ki, k) in keys.iter().enumerate() {
+        let mut sc = scenario(k).map_err(ReproduceError::Definition)?;
+        if opts.quick {
+            sc.duration = QUICK_DURATION;
+            sc.warmup = QUICK_WARMUP;
+        }
+        if let Err(m) = AtmSim::new(sc.clone(), 1) {
+            return Err(ReproduceError::Unsupported(vec![format!(
+                "{}: {m}",
+                k.name()
+            )]));
+        }
+        for seed in 1..=seeds as u64 {
+            jobs.push((ki, seed, sc.clone()));
+        }
+    }
+    let threads = if opts.threads == 0 {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    } else {
+        opts.threads
+    };
+    let t0 = std::time::Instant::now();
+    let mut bar = crate::progress::Bar::new(opts.progress, "reproducing");
+    let results = par_map(
+        &jobs,
+        threads,
+        |(_, seed, sc)| {
+            let t = std::time::Instant::now();
+            AtmSim::new(sc.clone(), *seed)
+                .and_then(AtmSim::run)
+                .map(|r| (r, t.elapsed().as_secs_f64()))
+        },
+        |done, total| bar.update(done as f64 / total as f64, &format!("{done}/{total} runs")),
+    );
+    bar.finish();
+    let wall = t0.elapsed().as_secs_f64();
+    let mut runs = Runs {
+        runs: keys.iter().map(|_| Vec::new()).collect(),
+        keys,
+    };
+    let (mut hops, mut job_secs) = (0u64, 0.0f64);
+    for ((ki, seed, _), r) in jobs.iter().zip(results) {
+        let (r, secs) = r.map_err(|msg| ReproduceError::Run {
+            variant: runs.keys[*ki].name(),
+            seed: *seed,
+            msg,
+        })?;
+        hops += r.cell_hops;
+        job_secs += secs;
+        runs.runs[*ki].push(r);
+    }
+    let (dur, warm) = if opts.quick {
+        (QUICK_DURATION, QUICK_WARMUP)
+    } else {
+        let sc = scenario(&Key::table1(Pol::Proposed)).map_err(ReproduceError::Definition)?;
+        (sc.duration, sc.warmup)
+    };
+    let mut text = String::new();
+    let _ = writeln!(text, "{NAME} — {TITLE}");
+    let _ = writeln!(text, "source: {SOURCE}");
+    // Whole milliseconds: 30 s, not the 30.000000000000004 of ns -> f64 seconds.
+    let (d, w) = (dur.0 as f64 / 1e6, warm.0 as f64 / 1e6);
+    let (d, w) = (d.round() / 1e3, w.round() / 1e3);
+    let _ = writeln!(
+        text,
+        "{}: seeds 1..={seeds}, {} runs, {d} s simulated each, goodput over [{w} s, {d} s); mean ± 95 % CI over seeds\n",
+        if opts.quick { "quick run" } else { "full run" },
+        jobs.len(),
+    );
+    let mut files: Vec<(String, String)> = Vec::new();
+    for id in &ids {
+        match *id {
+            "1" => table1(&runs, &mut text, &mut files),
+            "s" => sensitivity(&runs, &mut text, &mut files),
+            "fig2" => fig_vc(&runs, false, &mut text, &mut files),
+            "fig3" | "fig5" => fig_lbo(&runs, false, &mut text, &mut files),
+            "fig4" | "fig6" => fig_lbo(&runs, true, &mut text, &mut files),
+            "fig7" => fig_vc(&runs, true, &mut text, &mut files),
+            _ => table2(&runs, &mut text, &mut files),
+        }
+    }
+    let mut all = String::from("variant,seed,fairness_index,total_goodput_mbps,all_mcr_met");
+    for v in 1..=6 {
+        let _ = write!(all, ",vc{v}_goodput_mbps");
+    }
+    all.push('\n');
+    for (k, rs) in runs.keys.iter().zip(&runs.runs) {
+        for r in rs {
+            let _ = write!(
+                all,
+                "{},{},{:.6},{:.4},{}",
+                k.name(),
+                r.seed,
+                r.fairness_index,
+                r.total_goodput_mbps,
+                r.all_mcr_met
+            );
+            for v in &r.vcs {
+                let _ = write!(all, ",{:.4}", v.goodput_mbps);
+            }
+            all.push('\n');
+        }
+    }
+    files.push(("runs.csv".into(), all));
+    let _ = writeln!(text, "\nChoices the source leaves open:");
+    for n in NOTES {
+        let _ = writeln!(text, "  - {n}");
+    }
+    let _ = writeln!(
+        text,
+        "\nengine: {hops} cell-hops in {wall:.1} s wall on {threads} threads; {:.2} M cell-hops/s per run-second (Σ of each run's own wall time {job_secs:.1} s; slower when the cores are shared)",
+        hops as f64 / job_secs / 1e6
+    );
+    files.insert(0, ("report.txt".into(), text.clone()));
+    Ok(Outcome {
+        text,
+        files,
+        runs: jobs.len(),
+    })
+}
+
+fn table1(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
+    let pubd = published();
+    let _ = writeln!(
+        text,
+        "Table 1 — fairness index and total TCP goodput (LBO 2K, HBO 6K, buffer 8K cells; MCR allocation A, Reno)"
+    );
+    let _ = writeln!(
+        text,
+        "  {:<11} {:>18} {:>10} {:>9} | {:>15} {:>9} {:>7} | {:>8}",
+        "policy",
+        "fairness ours",
+        "published",
+        "diff",
+        "goodput ours",
+        "published",
+        "diff",
+        "MCR met"
+    );
+    let mut csv = String::from(
+        "policy,fairness_ours,fairness_ci95,fairness_published,fairness_diff,goodput_ours_mbps,goodput_ci95,goodput_published_mbps,goodput_diff_mbps,runs_all_mcr_met,runs\n",
+    );
+    for p in Pol::ALL {
+        let k = Key::table1(p);
+        let fi = runs.summary(&k, |r| r.fairness_index);
+        let gp = runs.summary(&k, |r| r.total_goodput_mbps);
+        let met = runs.of(&k).iter().filter(|r| r.all_mcr_met).count();
+        let n = runs.of(&k).len();
+        let pb = pubd.iter().find(|x| x.0 == p.csv());
+        let (pf, pg) = pb.map_or((f64::NAN, f64::NAN), |x| (x.1, x.2));
+        let _ = writeln!(
+            text,
+            "  {:<11} {:>18} {:>10.6} {:>+9.4} | {:>15} {:>9.2} {:>+7.2} | {:>4}/{:<3}",
+            p.label(),
+            fmt_s(&fi, 4),
+            pf,
+            fi.mean - pf,
+            fmt_s(&gp, 2),
+            pg,
+            gp.mean - pg,
+            met,
+            n
+        );
+        let _ = writeln!(
+            csv,
+            "{},{:.6},{:.6},{},{:.6},{:.4},{:.4},{},{:.4},{},{}",
+            p.csv(),
+            fi.mean,
+            fi.ci95.unwrap_or(f64::NAN),
+            pf,
+            fi.mean - pf,
+            gp.mean,
+            gp.ci95.unwrap_or(f64::NAN),
+            pg,
+            gp.mean - pg,
+            met,
+            n
+        );
+    }
+    text.push('\n');
+    files.push(("table_1.csv".into(), csv));
+}
+
+fn sensitivity(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
+    let _ = writeln!(
+        text,
+        "Table 1 sensitivity — fairness index / total goodput (Mb/s) under other open choices"
+    );
+    type Case = (&'static str, fn(Key) -> Key);
+    let cases: [Case; 3] = [
+        ("MCR alloc B (1..6 Mb/s)", |k| Key { alloc_b: true, ..k }),
+        ("TCP NewReno", |k| Key {
+            tcp: TcpVariant::NewReno,
+            ..k
+        }),
+        ("TCP SACK", |k| Key {
+            tcp: TcpVariant::Sack,
+            ..k
+        }),
+    ];
+    let _ = writeln!(
+        text,
+        "  {:<24} {:>24} {:>24} {:>24}",
+        "case", "Double-EPD", "DFBA", "Proposed"
+    );
+    let mut csv = String::from("case,policy,fairness,goodput_mbps,runs_all_mcr_met,runs\n");
+    for (label, f) in cases {
+        let mut line = format!("  {label:<24}");
+        for p in Pol::ALL {
+            let k = f(Key::table1(p));
+            let fi = runs.summary(&k, |r| r.fairness_index);
+            let gp = runs.summary(&k, |r| r.total_goodput_mbps);
+            let met = runs.of(&k).iter().filter(|r| r.all_mcr_met).count();
+            let _ = write!(line, " {:>24}", format!("{:.4} / {:.2}", fi.mean, gp.mean));
+            let _ = writeln!(
+                csv,
+                "{label},{},{:.6},{:.4},{met},{}",
+                p.csv(),
+                fi.mean,
+                gp.mean,
+                runs.of(&k).len()
+            );
+        }
+        let _ = writeln!(text, "{line}");
+    }
+    text.push('\n');
+    files.push(("table_s.csv".into(), csv));
+}
+
+fn fig_vc(runs: &Runs, hetero: bool, text: &mut String, files: &mut Vec<(String, String)>) {
+    let (id, title) = if hetero {
+        (
+            "fig7",
+            "Fig. 7 — per-VC TCP goodput, VC1-3 at 6 ms, VC4-6 at 11 ms",
+        )
+    } else {
+        (
+            "fig2",
+            "Fig. 2 — per-VC TCP goodput (LBO 2K, HBO 6K, buffer 8K cells)",
+        )
+    };
+    let _ = writeln!(text, "{title} ({id}.svg)");
+    let keys: Vec<Key> = Pol::ALL
+        .map(|p| Key {
+            hetero,
+            ..Key::table1(p)
+        })
+        .to_vec();
+    let first = &runs.of(&keys[0])[0];
+    let _ = write!(text, "  {:<11}", "VC (MCR)");
+    for v in &first.vcs {
+        let _ = write!(text, " {:>12}", format!("{} ({:.0})", v.name, v.mcr_mbps));
+    }
+    text.push('\n');
+    let mut csv = String::from("policy,vc,mcr_mbps,ideal_goodput_mbps,mcr_goodput_mbps,goodput_mbps,goodput_ci95,runs_mcr_met,runs\n");
+    let mut plot = Plot::new(
+        title,
+        "MCR (Mb/s of cells)",
+        "TCP goodput (Mb/s, mean over seeds)",
+    );
+    let ideal: Vec<(f64, f64)> = first
+        .vcs
+        .iter()
+        .map(|v| (v.mcr_mbps, v.ideal_goodput_mbps))
+        .collect();
+    let mcrline: Vec<(f64, f64)> = first
+        .vcs
+        .iter()
+        .map(|v| (v.mcr_mbps, v.mcr_goodput_mbps))
+        .collect();
+    let _ = write!(text, "  {:<11}", "ideal");
+    for v in &first.vcs {
+        let _ = write!(text, " {:>12.2}", v.ideal_goodput_mbps);
+    }
+    text.push('\n');
+    let _ = write!(text, "  {:<11}", "MCR");
+    for v in &first.vcs {
+        let _ = write!(text, " {:>12.2}", v.mcr_goodput_mbps);
+    }
+    text.push('\n');
+    for (p, k) in Pol::ALL.iter().zip(&keys) {
+        let rs = runs.of(k);
+        let mut pts = Vec::new();
+        let _ = write!(text, "  {:<11}", p.label());
+        for (i, v) in first.vcs.iter().enumerate() {
+            let s = Summary::of(&rs.iter().map(|r| r.vcs[i].goodput_mbps).collect::<Vec<_>>());
+            let met = rs.iter().filter(|r| r.vcs[i].mcr_met).count();
+            let mark = if s.mean >= v.mcr_goodput_mbps {
+                ' '
+            } else {
+                '!'
+            };
+            let _ = write!(text, " {:>11.2}{mark}", s.mean);
+            pts.push((v.mcr_mbps, s.mean));
+            let _ = writeln!(
+                csv,
+                "{},{},{},{:.4},{:.4},{:.4},{:.4},{met},{}",
+                p.csv(),
+                v.name,
+                v.mcr_mbps,
+                v.ideal_goodput_mbps,
+                v.mcr_goodput_mbps,
+                s.mean,
+                s.ci95.unwrap_or(f64::NAN),
+                rs.len()
+            );
+        }
+        text.push('\n');
+        plot.series.push(Series::line(p.label(), pts));
+    }
+    let _ = writeln!(
+        text,
+        "  (! = mean below the MCR's TCP-payload equivalent)\n"
+    );
+    plot.series.push(Series::line(
+        "ideal (MCR + equal share of the excess)",
+        ideal,
+    ));
+    plot.series.push(Series::line("MCR", mcrline));
+    files.push((format!("{id}.svg"), plot.to_svg()));
+    files.push((format!("{id}.csv"), csv));
+}
+
+fn fig_lbo(runs: &Runs, fairness: bool, text: &mut String, files: &mut Vec<(String, String)>) {
+    let (id, title, ylab) = if fairness {
+        (
+            "fig4",
+            "Figs. 4/6 — fairness index vs LBO (HBO 6K, buffer 8K cells)",
+            "fairness index (eq. 4)",
+        )
+    } else {
+        (
+            "fig3",
+            "Figs. 3/5 — total TCP goodput vs LBO (HBO 6K, buffer 8K cells)",
+            "total TCP goodput (Mb/s)",
+        )
+    };
+    let _ = writeln!(text, "{title} ({id}.svg)");
+    let _ = write!(text, "  {:<11}", "LBO (cells)");
+    for l in LBOS {
+        let _ = write!(text, " {l:>9}");
+    }
+    text.push('\n');
+    let mut plot = Plot::new(title, "LBO (cells)", ylab);
+    let mut csv = String::from("policy,lbo,value,ci95\n");
+    for p in Pol::ALL {
+        let _ = write!(text, "  {:<11}", p.label());
+        let mut pts = Vec::new();
+        for lbo in LBOS {
+            let k = Key {
+                lbo,
+                ..Key::table1(p)
+            };
+            let s = runs.summary(&k, |r| {
+                if fairness {
+                    r.fairness_index
+                } else {
+                    r.total_goodput_mbps
+                }
+            });
+            let _ = write!(text, " {:>9.4}", s.mean);
+            pts.push((lbo as f64, s.mean));
+            let _ = writeln!(
+                csv,
+                "{},{lbo},{:.6},{:.6}",
+                p.csv(),
+                s.mean,
+                s.ci95.unwrap_or(f64::NAN)
+            );
+        }
+        text.push('\n');
+        plot.series.push(Series::line(p.label(), pts));
+    }
+    text.push('\n');
+    files.push((format!("{id}.svg"), plot.to_svg()));
+    files.push((format!("{id}.csv"), csv));
+}
+
+fn table2(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
+    let _ = writeln!(
+        text,
+        "Table 2 — heterogeneous delays (VC1-3 6 ms, VC4-6 11 ms): published values withheld from our copy; ours only"
+    );
+    let _ = writeln!(
+        text,
+        "  {:<11} {:>18} {:>15} {:>9} {:>22}",
+        "policy", "fairness", "goodput (Mb/s)", "MCR met", "VC1-3 / VC4-6 vs ideal"
+    );
+    let mut csv = String::from(
+        "policy,fairness,fairness_ci95,goodput_mbps,goodput_ci95,runs_all_mcr_met,runs,short_delay_over_ideal,long_delay_over_ideal\n",
+    );
+    for p in Pol::ALL {
+        let k = Key {
+            hetero: true,
+            ..Key::table1(p)
+        };
+        let rs = runs.of(&k);
+        let fi = runs.summary(&k, |r| r.fairness_index);
+        let gp = runs.summary(&k, |r| r.total_goodput_mbps);
+        let met = rs.iter().filter(|r| r.all_mcr_met).count();
+        let ratio = |lo: usize, hi: usize| {
+            let v: Vec<f64> = rs
+                .iter()
+                .map(|r| {
+                    let x: f64 = r.vcs[lo..hi].iter().map(|v| v.goodput_mbps).sum();
+                    let f: f64 = r.vcs[lo..hi].iter().map(|v| v.ideal_goodput_mbps).sum();
+                    x / f
+                })
+                .collect();
+            Summary::of(&v).mean
+        };
+        let (a, b) = (ratio(0, 3), ratio(3, 6));
+        let _ = writeln!(
+            text,
+            "  {:<11} {:>18} {:>15} {:>5}/{:<3} {:>10.3} / {:.3}",
+            p.label(),
+            fmt_s(&fi, 4),
+            fmt_s(&gp, 2),
+            met,
+            rs.len(),
+            a,
+            b
+        );
+        let _ = writeln!(
+            csv,
+            "{},{:.6},{:.6},{:.4},{:.4},{met},{},{a:.4},{b:.4}",
+            p.csv(),
+            fi.mean,
+            fi.ci95.unwrap_or(f64::NAN),
+            gp.mean,
+            gp.ci95.unwrap_or(f64::NAN),
+            rs.len()
+        );
+    }
+    text.push('\n');
+    files.push(("table_2.csv".into(), csv));
+}
+
+/// `qoslab reproduce gfr-kim2001`: runs, prints, writes the files.
+pub fn run(args: super::ReproduceArgs) -> Result<(), ReproduceError> {
+    use std::io::IsTerminal;
+    let opts = Options {
+        table: args.table,
+        seeds: args.seeds,
+        quick: args.quick,
+        threads: args.jobs.unwrap_or(0),
+        progress: std::io::stderr().is_terminal(),
+    };
+    let t0 = std::time::Instant::now();
+    let outcome = reproduce(&opts)?;
+    let dir = args
+        .out
+        .unwrap_or_else(|| std::path::PathBuf::from("out").join("reproduce").join(NAME));
+    super::write_files(&dir, &outcome.files)?;
+    print!("{}", outcome.text);
+    println!("wrote {} ({} files)", dir.display(), outcome.files.len());
+    eprintln!(
+        "{} runs in {:.1} s wall",
+        outcome.runs,
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
