@@ -25,7 +25,9 @@ pub enum Egress {
 }
 
 pub enum Ingress {
-    Stm(StmIngress),
+    /// The flag: the report that starts a round is left out of R_min (`r_min_reports =
+    /// "during-interval"`).
+    Stm(StmIngress, bool),
     Cl(ClIngress),
 }
 
@@ -110,6 +112,7 @@ impl Ingress {
                     extra_fraction: e.extra_fraction,
                 })
                 .map_err(|x| format!("STM ingress: {x}"))?,
+                e.r_min_reports == "during-interval",
             ),
             Scheme::Cl => Ingress::Cl(
                 ClIngress::new(ClIngressParams {
@@ -123,14 +126,25 @@ impl Ingress {
     #[inline]
     pub fn on_send(&mut self, now: Time, bits: u64) {
         match self {
-            Ingress::Stm(i) => i.on_send(now, bits),
+            Ingress::Stm(i, _) => i.on_send(now, bits),
             Ingress::Cl(i) => i.on_send(now, bits),
         }
     }
     pub fn on_signal(&mut self, now: Time, s: Signal) {
         match (self, s) {
-            (Ingress::Stm(i), Signal::Report { rate_bps, .. }) => i.on_report(now, rate_bps),
-            (Ingress::Stm(i), Signal::Cancel) => i.on_cancel(now),
+            (Ingress::Stm(i, exclude_trigger), Signal::Report { rate_bps, .. }) => {
+                // "As soon as [the ingress] receives a packet with information about a
+                // receiving rate ..., it starts measuring the sending rate" (§3.3.2): with
+                // `during-interval`, the starting report only starts the round (an R of
+                // u64::MAX never wins the min; a round with no other report terminates
+                // S − (1−y)·S = y·S).
+                if *exclude_trigger && !i.measuring() {
+                    i.on_report(now, u64::MAX)
+                } else {
+                    i.on_report(now, rate_bps)
+                }
+            }
+            (Ingress::Stm(i, _), Signal::Cancel) => i.on_cancel(now),
             (
                 Ingress::Cl(i),
                 Signal::Report {
@@ -152,13 +166,13 @@ impl Ingress {
     /// The rate to terminate now, if any.
     pub fn poll(&mut self, now: Time) -> Option<u64> {
         match self {
-            Ingress::Stm(i) => i.poll(now).map(|t| t.rate_bps),
+            Ingress::Stm(i, _) => i.poll(now).map(|t| t.rate_bps),
             Ingress::Cl(i) => i.poll(now).map(|t| t.rate_bps),
         }
     }
     pub fn next_wakeup(&self) -> Option<Time> {
         match self {
-            Ingress::Stm(i) => i.next_wakeup(),
+            Ingress::Stm(i, _) => i.next_wakeup(),
             Ingress::Cl(i) => i.next_wakeup(),
         }
     }

@@ -338,6 +338,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "gating",
             "measure_interval",
             "extra_fraction",
+            "r_min_reports",
             "terminate",
         ],
     )?;
@@ -361,6 +362,13 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         .into(),
         measure_interval: dur_or(t, "measure_interval", Duration::from_millis(100))?,
         extra_fraction: num_or(t, "extra_fraction", 0.05)?,
+        r_min_reports: choice_or(
+            t,
+            "r_min_reports",
+            &["during-interval", "all"],
+            "during-interval",
+        )?
+        .into(),
         terminate: bool_or(t, "terminate", kind == RunKind::Termination)?,
     };
     if !(edge.cle_threshold > 0.0 && edge.cle_threshold <= 1.0) {

@@ -145,6 +145,12 @@ pub struct EdgeSpec {
     pub gating: String,
     pub measure_interval: Duration,
     pub extra_fraction: f64,
+    /// Which reports make R_min at the STM ingress (§3.3.2: "it starts measuring ... It
+    /// receives the packet multiple times during the measuring interval and maintains the
+    /// minimum"): `during-interval` (default: the report that starts a round only starts
+    /// it; R_min is over the reports received during the round) or `all` (the starting
+    /// report counts too, as `qoslab_algo::pcn::StmIngress` does by itself).
+    pub r_min_reports: String,
     /// Termination control on (termination runs) or off (admission runs, [G §5.25]).
     pub terminate: bool,
 }
