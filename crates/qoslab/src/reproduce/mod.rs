@@ -20,6 +20,7 @@
 pub mod experiment;
 pub mod figures;
 pub mod metric;
+pub mod pcn_stm;
 pub mod published;
 pub mod report;
 pub mod rfc2963;
@@ -40,7 +41,7 @@ use stats::Summary;
 /// The command line of `qoslab reproduce`.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct ReproduceArgs {
-    /// Experiment: rio-hori2001, rfc2963 or rfc4828.
+    /// Experiment: rio-hori2001, rfc2963, rfc4828 or pcn-stm.
     pub name: String,
     /// Run only this table or figure (e.g. 1, 4, a3, fig2).
     #[arg(long)]
@@ -172,10 +173,13 @@ pub struct Outcome {
 
 /// `qoslab reproduce`: runs, prints the report, writes the files.
 pub fn run(args: ReproduceArgs) -> Result<(), ReproduceError> {
+    if args.name == pcn_stm::NAME {
+        return pcn_stm::run(args); // the PCN engine's parallel path
+    }
     if !NAMES.contains(&args.name.as_str()) {
         return Err(ReproduceError::UnknownExperiment {
             name: args.name,
-            known: NAMES.to_vec(),
+            known: NAMES.iter().copied().chain([pcn_stm::NAME]).collect(),
         });
     }
     let exps = registry()?;
