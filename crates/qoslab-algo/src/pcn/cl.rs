@@ -11,7 +11,7 @@
 //! A virtual queue drained at the PCN-admissible-rate with a linear marking ramp:
 //! ```text
 //! vq = max(0, vq − AR·(now − last)); last = now
-//! vq = min(vq + b, limit)                        [G] add first, then test
+//! vq = min(vq + b, limit)                        \[G\] add first, then test
 //! prob = 0 if vq ≤ min; 1 if vq ≥ max; (vq − min)/(max − min) otherwise
 //! if arrived NotMarked and U < prob: AM
 //! ```
@@ -41,10 +41,27 @@
 //! (except already-PM packets in the termination stage by default), so the order changes
 //! neither bucket: it only fixes when a random number is drawn.
 //!
-//! ## Sources
-//! The §10.5 parameter values are stated in the draft. The algorithm details (ramp, add-then-
-//! test, no averaging, PM not metered) are map items [X]/[G]; see the citations added in the
-//! doc comments of each type for what the references say.
+//! ## Sources (what could and could not be checked)
+//! - The §10.5 values (5/15/20 ms at AR; 5 ms at SR) are stated in the draft, which also
+//!   says the virtual-queue parameters "were the same as those in [I-D.briscoe-tsvwg-cl-phb],
+//!   [I-D.charny-pcn-single-marking], and [I-D.zhang-pcn-performance-evaluation]".
+//! - RFC 5670 (Eardley, "Metering and Marking Behaviour of PCN-Nodes", Nov. 2009), abstract,
+//!   found with the search tool: "Excess-traffic-metering and -marking marks a proportion of
+//!   PCN-packets, such that the amount marked equals the rate of PCN-traffic in excess of a
+//!   configured rate" — the termination stage here marks exactly the bits that find too few
+//!   tokens, i.e. the excess over SR (tested in `excess_bucket_boundary`). RFC 5670's own
+//!   pseudo-code (App. A) and its rule on already-marked packets could **not** be retrieved
+//!   through the search tool (only the openings of the pages were returned; errata 1968
+//!   confirms the App. A.2 variables F_etm, BS_etm, lastUpdate).
+//! - draft-briscoe-tsvwg-cl-phb (-01, March 2006, found; body not retrievable) and
+//!   draft-charny-pcn-single-marking-03 (Nov. 2007, found; body not retrievable): the ramp
+//!   shape, add-then-test order, instantaneous virtual queue and "already-PM not metered"
+//!   could not be verified. They remain the reading map's \[X\]/\[G\] choices, each behind a
+//!   switch or documented here: `meter_already_marked` (default false); add-then-test is
+//!   fixed in code (documented above).
+//! - CL's three-state encoding with PM over AM: consistent with the 3-in-1 encoding draft's
+//!   abstract (draft-ietf-pcn-3-in-1-encoding: not-marked, threshold-marked,
+//!   excess-traffic-marked), found with the search tool.
 
 use super::{bits_at, positive_bits, positive_rate, u, Fill, MarkCounters, MarkReason, PcnMark};
 use crate::error::ConfigError;

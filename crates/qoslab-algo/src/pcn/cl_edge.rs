@@ -1,15 +1,15 @@
 //! CL edge behaviour for flow termination (the comparison scheme of
 //! draft-satoh-pcn-st-marking-02; timing constrained by §10.3 "200 ms for CL" and §12 "The
 //! CL needs time for measuring SAR and the sending rate"; algorithm from the CL references,
-//! map §1.7 [X/G]).
+//! map §1.7 \[X/G\]).
 //!
 //! - **Egress** ([`ClEgress`]): per ingress, the *sustainable aggregate rate* (SAR) = the
-//!   rate of the packets that are not PM-marked. A SAR window of `sar_window` (100 ms [G])
+//!   rate of the packets that are not PM-marked. A SAR window of `sar_window` (100 ms \[G\])
 //!   opens when a PM packet arrives while no window is open; at its end the egress sends
 //!   [`SarReport`] (SAR, window start). If a PM packet was seen in the window (the opening
 //!   one counts), the next window opens back to back; otherwise the egress goes idle.
 //! - **Ingress** ([`ClIngress`]): on a SAR report while idle, it measures its sending rate S
-//!   over the next `measure_interval` (100 ms [G]), then orders
+//!   over the next `measure_interval` (100 ms \[G\]), then orders
 //!   [`Terminate`]`{ rate_bps: max(0, S − SAR) }` in one step. Reports that arrive while it
 //!   measures are ignored. Hold-off: a report whose window began before
 //!   `last termination + one_way_delay` is stale (the window saw traffic from before the
@@ -26,7 +26,7 @@ use crate::time::{Duration, Time};
 /// CL egress settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClEgressParams {
-    /// SAR measuring window (100 ms [G]).
+    /// SAR measuring window (100 ms \[G\]).
     pub sar_window: Duration,
 }
 
@@ -150,7 +150,7 @@ impl ClEgress {
 /// CL ingress settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClIngressParams {
-    /// Sending-rate measuring interval (100 ms [G]).
+    /// Sending-rate measuring interval (100 ms \[G\]).
     pub measure_interval: Duration,
     /// One-way egress→ingress delay for the hold-off rule.
     pub one_way_delay: Duration,

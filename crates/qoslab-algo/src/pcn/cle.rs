@@ -6,9 +6,16 @@
 //! `cle ← (1 − w)·cle + w·[packet marked]`, one update per packet (packets, not bytes).
 //! Choices (map §5 item 3): `w` weights the newest sample; the initial value is 0. What
 //! counts as "marked" is the caller's choice (STM: threshold-marked; CL: AM or PM, map
-//! §1.7 [X/G]).
+//! §1.7 \[X/G\]).
 
 use crate::error::ConfigError;
+
+/// The largest CLE threshold eq. (1) of §3.3.1 allows: "The maximum of the CLE threshold
+/// MUST be CLE threshold = (1/N)*rho", ρ = the minimum AR/SR over the links between the
+/// ingress and the egress.
+pub fn max_cle_threshold(n: u32, rho: f64) -> f64 {
+    rho / n.max(1) as f64
+}
 
 /// Per-packet EWMA of the marked fraction.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,6 +79,25 @@ mod tests {
             }
             assert_eq!(n, k, "threshold {threshold}");
         }
+    }
+
+    /// Every (threshold, weight) case of Table B.1 is a valid CLE and satisfies eq. (1) for
+    /// the admission set-up (AR = 0.5·C, SR = 0.9·C, N = 3: max 0.1852, map §1.5).
+    #[test]
+    fn table_b1_cases_satisfy_eq_1() {
+        const B1: &str = include_str!("../../../../data/pcn-stm/table_b1.csv");
+        let max = max_cle_threshold(3, 0.5 / 0.9);
+        assert!((max - 0.185185).abs() < 1e-6);
+        let mut n = 0;
+        for line in B1.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let threshold: f64 = f[1].parse().unwrap();
+            let weight: f64 = f[2].parse().unwrap();
+            assert!(Cle::new(weight).is_ok(), "{line}");
+            assert!(threshold <= max, "{line}");
+            n += 1;
+        }
+        assert_eq!(n, 6);
     }
 
     #[test]

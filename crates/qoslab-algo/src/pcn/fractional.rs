@@ -49,7 +49,7 @@ pub struct FractionalParams {
 }
 
 impl FractionalParams {
-    /// [G] FrTB = 20 ms / 10 ms at AR, ThTB = 10 ms / 8 ms at SR, N = 3 (the §10.4 SwTB/MkTB
+    /// \[G\] FrTB = 20 ms / 10 ms at AR, ThTB = 10 ms / 8 ms at SR, N = 3 (the §10.4 SwTB/MkTB
     /// values; §14 gives none).
     pub fn draft_like(ar: Rate, sr: Rate) -> FractionalParams {
         FractionalParams {

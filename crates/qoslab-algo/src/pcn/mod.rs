@@ -35,7 +35,12 @@
 //!
 //! ## Deviations from the agreed API
 //! None in names or signatures. Additions: [`MarkReason`] and per-reason counters in
-//! [`MarkCounters`]; `*_units` accessors; `ClEgress`/`ClIngress` as named in [`cl_edge`].
+//! [`MarkCounters`]; `*_units` accessors; `ClEgress`/`ClIngress` as named in [`cl_edge`]
+//! (`ClIngress::on_report` takes a [`SarReport`]); [`FirstReport`] with
+//! [`StmEgress::with_first_report`] and [`RoundStart`] with
+//! [`StmIngress::with_round_start`] (the agreed params structs are unchanged);
+//! [`StmIngressParams::check_with_egress`] for the §3.2.2 rule "report interval < measuring
+//! interval", which spans two parameter sets and so is not checked by either `new`.
 //!
 //! The edge state machines ([`stm_egress`], [`stm_ingress`], [`cl_edge`]) only take `now` and
 //! return what to send or do; the engine owns the event queue (calls `poll(now)` at
@@ -51,6 +56,10 @@ pub mod stm_ingress;
 pub mod stm_oracle;
 
 #[cfg(test)]
+mod loop_tests;
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
 mod stat_tests;
 
 pub use cl::{
@@ -60,8 +69,8 @@ pub use cl_edge::{ClEgress, ClEgressParams, ClIngress, ClIngressParams, SarRepor
 pub use cle::Cle;
 pub use fractional::{FractionalMarker, FractionalParams};
 pub use stm::{MkThresholdReading, StmMarker, StmParams};
-pub use stm_egress::{EgressSignal, ReportGating, StmEgress, StmEgressParams};
-pub use stm_ingress::{StmIngress, StmIngressParams, Terminate};
+pub use stm_egress::{EgressSignal, FirstReport, ReportGating, StmEgress, StmEgressParams};
+pub use stm_ingress::{RoundStart, StmIngress, StmIngressParams, Terminate};
 pub use stm_oracle::StmOracle;
 
 use crate::error::ConfigError;

@@ -9,11 +9,11 @@
 //! reached — at ρ ≤ 0.9 with 10 µs service times that needs a 200-packet backlog.
 //!
 //! Each point uses 120,000 packets after a 0.2 s warm-up that lets SwTB drain (the marker
-//! starts full). Tolerances: the busy indicator of an M/D/1 queue at ρ is positively
-//! correlated over a busy period (mean 1/(1−ρ) packets); the variance of the busy fraction
-//! over n arrivals is below ρ(1−ρ)·(1+ρ)/(1−ρ)²/n (a generous bound for busy periods of
-//! that mean). At ρ = 0.9, n = 120,000 that is σ ≤ 0.0037 on the busy fraction, 0.0013 on
-//! the marked fraction; we allow 0.006 on the marked fraction (> 4σ at every ρ used).
+//! starts full). Tolerance: over 20 seeds (streams `spread/0..19`, measured once in release
+//! mode) the STM marked fraction had standard deviation 0.0008 (ρ = 0.6), 0.0009 (0.75)
+//! and 0.0010 (0.9), with means 0.19987, 0.24999, 0.29982 against ρ/3 = 0.2, 0.25, 0.3;
+//! the test allows 0.006 (6σ). Near SR (ρ = 0.99) full-zone episodes raise the mean to
+//! 0.342 with σ = 0.027, so no point that close to SR is tested.
 
 use super::*;
 use crate::rng::Rng;

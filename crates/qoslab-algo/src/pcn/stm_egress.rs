@@ -12,7 +12,11 @@
 //! Choices the text leaves open (map §1.4, §5 items 9–10), all knobs of [`StmEgressParams`]:
 //! - Receiving rate `R` = bits received (all PCN packets, marked or not) in the sliding
 //!   window `(now − rate_window, now]`, divided by `rate_window` (default 33.3 ms), rounded
-//!   down to a whole bit/s. The window keeps its packets in a ring (`VecDeque`) that grows
+//!   down to a whole bit/s. While the aggregate is younger than the window (its first
+//!   packet arrived less than `rate_window` ago) the bits are divided by its age instead,
+//!   so that a newly appearing aggregate is not reported at a fraction of its rate (with
+//!   the full window, an aggregate starting above SR would report R ≈ age/window·S at its
+//!   100th mark and the ingress would terminate most of it at once). The window keeps its packets in a ring (`VecDeque`) that grows
 //!   to the largest number of packets in one window and then no longer allocates.
 //! - A report goes out at once when the L-th consecutive marked packet arrives (unless a
 //!   report was sent less than `report_interval` ago: then at `last + report_interval`), and
@@ -21,6 +25,15 @@
 //!   while every packet since the L-th mark was marked; one unmarked packet stops them.
 //!   [`ReportGating::UntilCancel`] (Variant B): once L consecutive marks are seen, report
 //!   every `report_interval` until the cancel.
+//! - First report ([`FirstReport`], set with [`StmEgress::with_first_report`]; not a field
+//!   of [`StmEgressParams`] so that the agreed struct stays as it is): at the L-th mark
+//!   (default, the map's reading) or one report interval later. §3.2.2 says only that the
+//!   egress "sends ... at an interval". Evidence for the choice (`pcn::loop_tests`): when
+//!   an aggregate jumps from 0.9·AR to 1.25·SR, MkTB empties within ~8 ms and the 100th
+//!   mark comes ~9 ms after the jump, so a report at once carries a 33.3 ms window that is
+//!   mostly pre-jump traffic (R ≈ 0.53·S in the CBR test) and the ingress terminates
+//!   S − 0.95·R ≈ half the aggregate in one round (OT 37 %); one interval later the window
+//!   lies wholly after the jump and each round removes ≈ y·S.
 //! - Cancel: sent once per alarm episode (an episode starts with the first report), when the
 //!   M-th consecutive unmarked packet arrives. An M-unmarked run with no report sent before
 //!   sends nothing.
@@ -51,6 +64,29 @@ impl ReportGating {
     }
 }
 
+/// When the first report of a run of L marks goes out (an addition to the agreed API, set
+/// with [`StmEgress::with_first_report`]; the text leaves it open, see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum FirstReport {
+    /// At the L-th consecutive mark, with R over the trailing `rate_window` (map §1.4
+    /// reading; default).
+    #[default]
+    AtLthMark,
+    /// One `report_interval` after the L-th mark (if the run is still unbroken under
+    /// Variant A), with R over the trailing `rate_window`: with the default 33.3 ms window
+    /// that is exactly the interval since the L-th mark.
+    OneIntervalLater,
+}
+
+impl FirstReport {
+    pub fn name(self) -> &'static str {
+        match self {
+            FirstReport::AtLthMark => "at-lth-mark",
+            FirstReport::OneIntervalLater => "one-interval-later",
+        }
+    }
+}
+
 /// STM egress settings (§3.2.2, §10.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StmEgressParams {
@@ -60,7 +96,7 @@ pub struct StmEgressParams {
     pub m_unmarked: u32,
     /// Interval between rate reports (33.3 ms).
     pub report_interval: Duration,
-    /// Receiving-rate window (33.3 ms, [G]).
+    /// Receiving-rate window (33.3 ms, \[G\]).
     pub rate_window: Duration,
     pub gating: ReportGating,
 }
@@ -131,6 +167,8 @@ pub struct StmEgress {
     next_report: Option<Time>,
     window: VecDeque<(Time, u64)>,
     window_bits: u128,
+    first_seen: Option<Time>,
+    first_report: FirstReport,
     counters: StmEgressCounters,
 }
 
@@ -146,11 +184,22 @@ impl StmEgress {
             next_report: None,
             window: VecDeque::new(),
             window_bits: 0,
+            first_seen: None,
+            first_report: FirstReport::AtLthMark,
             counters: StmEgressCounters::default(),
         })
     }
+    /// [`StmEgress::new`] with the first report timed by `first`.
+    pub fn with_first_report(p: StmEgressParams, first: FirstReport) -> Result<Self, ConfigError> {
+        let mut e = StmEgress::new(p)?;
+        e.first_report = first;
+        Ok(e)
+    }
     pub fn params(&self) -> &StmEgressParams {
         &self.params
+    }
+    pub fn first_report(&self) -> FirstReport {
+        self.first_report
     }
     pub fn counters(&self) -> &StmEgressCounters {
         &self.counters
@@ -173,10 +222,16 @@ impl StmEgress {
         }
     }
 
-    /// The receiving rate over `(now − rate_window, now]`, bit/s (rounded down).
+    /// The receiving rate over `(now − rate_window, now]`, bit/s (rounded down); over the
+    /// aggregate's age instead while it is younger than the window (module docs).
     pub fn receiving_rate(&mut self, now: Time) -> u64 {
         self.evict(now);
-        let r = self.window_bits * NS_PER_S / self.params.rate_window.as_nanos() as u128;
+        let w = self.params.rate_window.as_nanos();
+        let age = self
+            .first_seen
+            .map_or(0, |t| now.as_nanos().saturating_sub(t.as_nanos()));
+        let span = if age > 0 && age < w { age } else { w };
+        let r = self.window_bits * NS_PER_S / span as u128;
         r.min(u64::MAX as u128) as u64
     }
 
@@ -198,6 +253,7 @@ impl StmEgress {
     /// One PCN packet from this aggregate's ingress.
     pub fn on_packet(&mut self, now: Time, bits: u64, mark: PcnMark) -> Option<EgressSignal> {
         self.counters.packets += 1;
+        self.first_seen.get_or_insert(now);
         self.window.push_back((now, bits));
         self.window_bits += bits as u128;
         self.evict(now);
@@ -215,11 +271,16 @@ impl StmEgress {
                 }
             };
             if start {
+                let earliest = match self.first_report {
+                    FirstReport::AtLthMark => now,
+                    FirstReport::OneIntervalLater => now + self.params.report_interval,
+                };
                 match self.last_report {
-                    Some(t) if now < t + self.params.report_interval => {
+                    Some(t) if earliest < t + self.params.report_interval => {
                         // at most one report per interval
                         self.next_report = Some(t + self.params.report_interval);
                     }
+                    _ if earliest > now => self.next_report = Some(earliest),
                     _ => return Some(self.report(now)),
                 }
             }
@@ -281,13 +342,14 @@ mod tests {
             assert_eq!(e.on_packet(t(i), 1280, TM), None, "packet {i}");
         }
         assert_eq!(e.next_wakeup(), None);
-        // The 100th: a report with R over the last 33.3 ms. 100 packets in 9.9 ms, all
-        // inside the window: 128,000 bit / 0.0333 s = 3,843,843 bit/s (rounded down).
+        // The 100th: a report. The aggregate is 9.9 ms old (< 33.3 ms), so R is over its
+        // age: 100 packets = 128,000 bit / 0.0099 s = 12,929,292 bit/s (rounded down); over
+        // the whole window it would be 3,843,843 bit/s.
         let s = e.on_packet(t(99), 1280, TM).unwrap();
         assert_eq!(
             s,
             EgressSignal::Report {
-                rate_bps: 3_843_843,
+                rate_bps: 12_929_292,
                 window_start: Time(0),
             }
         );
@@ -420,6 +482,46 @@ mod tests {
         // 100 new marks reached at t(200) = 20 ms < 9.9 ms + 33.3 ms: scheduled, not sent.
         assert_eq!(e.on_packet(t(200), 1280, TM), None);
         assert_eq!(e.next_wakeup(), Some(t(99) + Duration(33_300_000)));
+    }
+
+    #[test]
+    fn first_report_one_interval_later() {
+        let mut e = StmEgress::with_first_report(
+            StmEgressParams::draft_defaults(),
+            FirstReport::OneIntervalLater,
+        )
+        .unwrap();
+        for i in 0..100 {
+            assert_eq!(e.on_packet(t(i), 1280, TM), None);
+        }
+        // Scheduled at the 100th mark (9.9 ms) + 33.3 ms = 43.2 ms.
+        assert_eq!(e.next_wakeup(), Some(t(432)));
+        for i in 100..432 {
+            e.on_packet(t(i), 1280, TM);
+        }
+        // R over (9.9 ms, 43.2 ms): the 332 packets after the 100th mark.
+        match e.poll(t(432)) {
+            Some(EgressSignal::Report {
+                rate_bps,
+                window_start,
+            }) => {
+                assert_eq!(window_start, t(99));
+                assert_eq!(rate_bps, 332 * 1280 * 1_000_000_000 / 33_300_000);
+            }
+            other => panic!("{other:?}"),
+        }
+        // Variant A: an unmarked packet before the first report cancels it.
+        let mut e = StmEgress::with_first_report(
+            StmEgressParams::draft_defaults(),
+            FirstReport::OneIntervalLater,
+        )
+        .unwrap();
+        for i in 0..100 {
+            e.on_packet(t(i), 1280, TM);
+        }
+        e.on_packet(t(100), 1280, NM);
+        assert_eq!(e.next_wakeup(), None);
+        assert_eq!(e.counters().reports, 0);
     }
 
     #[test]

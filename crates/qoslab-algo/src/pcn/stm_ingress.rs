@@ -9,9 +9,14 @@
 //! exceed the sending rate, §3.3.2). A cancel stops terminating and measuring at once.
 //!
 //! Choices the text leaves open (map §1.5, §5 item 11):
-//! - Rounds run back to back: when a round that received a report ends, the next round
-//!   starts at that instant. A round that ends without a report terminates nothing and the
-//!   ingress returns to idle; the next report starts a new round at its arrival time.
+//! - Rounds run back to back ([`RoundStart::BackToBack`], default, map §5 item 11): when a
+//!   round that received a report ends, the next round starts at that instant. A round that
+//!   ends without a report terminates nothing and the ingress returns to idle; the next
+//!   report starts a new round at its arrival time. The other reading of §3.3.2 ("As soon
+//!   as a PCN-ingress-node receives a packet with information about a receiving rate ... it
+//!   starts measuring"), [`RoundStart::NextReport`], returns to idle after every
+//!   termination, so that each round starts at the next report's arrival (set with
+//!   [`StmIngress::with_round_start`]; `StmIngressParams` is the agreed struct).
 //! - S counts every bit handed to [`StmIngress::on_send`] in `[start, start + interval)`,
 //!   divided by the interval, rounded down to a whole bit/s.
 //! - The amount is computed in `f64` and rounded to the nearest bit/s (it is ≥ y·S ≥ 0).
@@ -76,6 +81,25 @@ impl StmIngressParams {
     }
 }
 
+/// When the next measuring round starts after a termination (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RoundStart {
+    /// At once, at the end of the round that terminated (default).
+    #[default]
+    BackToBack,
+    /// At the next report's arrival.
+    NextReport,
+}
+
+impl RoundStart {
+    pub fn name(self) -> &'static str {
+        match self {
+            RoundStart::BackToBack => "back-to-back",
+            RoundStart::NextReport => "next-report",
+        }
+    }
+}
+
 /// A termination order: terminate flows of total rate `rate_bps`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Terminate {
@@ -109,6 +133,7 @@ pub struct StmIngress {
     params: StmIngressParams,
     round: Option<Round>,
     pending: Option<(Time, Terminate)>,
+    round_start: RoundStart,
     counters: StmIngressCounters,
 }
 
@@ -119,8 +144,18 @@ impl StmIngress {
             params: p,
             round: None,
             pending: None,
+            round_start: RoundStart::BackToBack,
             counters: StmIngressCounters::default(),
         })
+    }
+    /// [`StmIngress::new`] with the given [`RoundStart`].
+    pub fn with_round_start(p: StmIngressParams, r: RoundStart) -> Result<Self, ConfigError> {
+        let mut i = StmIngress::new(p)?;
+        i.round_start = r;
+        Ok(i)
+    }
+    pub fn round_start(&self) -> RoundStart {
+        self.round_start
     }
     pub fn params(&self) -> &StmIngressParams {
         &self.params
@@ -157,12 +192,14 @@ impl StmIngress {
                     };
                     self.counters.terminations += 1;
                     self.pending = Some((r.end, term));
-                    // back to back
-                    self.round = Some(Round {
-                        end: r.end + self.params.measure_interval,
-                        bits: 0,
-                        r_min: None,
-                    });
+                    self.round = match self.round_start {
+                        RoundStart::BackToBack => Some(Round {
+                            end: r.end + self.params.measure_interval,
+                            bits: 0,
+                            r_min: None,
+                        }),
+                        RoundStart::NextReport => None,
+                    };
                 }
                 None => self.round = None, // no report in the round → idle
             }
@@ -305,6 +342,26 @@ mod tests {
         assert_eq!(t.rate_bps, 128_000_000 - 60_800_000);
         assert_eq!(i.next_wakeup(), Some(ms(200)));
         assert_eq!(i.poll(ms(200)).unwrap().min_report_bps, 1);
+    }
+
+    #[test]
+    fn next_report_reading_waits_for_a_report_after_each_termination() {
+        let mut i = StmIngress::with_round_start(
+            StmIngressParams::draft_defaults(),
+            RoundStart::NextReport,
+        )
+        .unwrap();
+        i.on_report(ms(0), 100_000_000);
+        send(&mut i, ms(0), ms(100), 10);
+        assert_eq!(i.poll(ms(100)).unwrap().rate_bps, 128_000_000 - 95_000_000);
+        assert!(!i.measuring());
+        assert_eq!(i.next_wakeup(), None);
+        send(&mut i, ms(100), ms(120), 10); // idle: not counted
+        i.on_report(ms(120), 200_000_000);
+        assert_eq!(i.next_wakeup(), Some(ms(220)));
+        send(&mut i, ms(120), ms(220), 10);
+        // S = 128 Mb/s < R: y·S.
+        assert_eq!(i.poll(ms(220)).unwrap().rate_bps, 6_400_000);
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //! - CSV output columns: the input's, then `color`; `departure` (seconds, 9 decimals, empty
 //!   if dropped) when the chain has a shaper; `dropped` (true/false) when a stage can drop
 //!   (a policer, or a shaper whose buffer overflows). See [`trace`].
+//! - PCN chains (`pcn-stm`, `pcn-fractional`, `pcn-cl` stages) mark a CSV trace with PCN
+//!   marks instead: see [`pcn`].
 //! - A summary (packets and bytes per colour, drops by policers and by shapers, shaper delay
 //!   mean/max, per-stage counters) goes to stderr.
 //!
@@ -19,6 +21,7 @@
 
 pub mod chain;
 pub mod pcap;
+pub mod pcn;
 pub mod runner;
 pub mod trace;
 
@@ -79,6 +82,14 @@ impl std::error::Error for ConditionError {}
 
 /// Runs `qoslab condition` and prints the summary on stderr.
 pub fn run(args: ConditionArgs) -> Result<(), ConditionError> {
+    // A chain with `pcn-*` stages is a PCN chain (see [`pcn`]).
+    if let Ok(text) = fs::read_to_string(&args.chain) {
+        if pcn::is_pcn_chain(&text) {
+            let s = pcn::condition_pcn_files(&args.chain, &text, &args.trace, &args.out)?;
+            eprint!("{}", s.render());
+            return Ok(());
+        }
+    }
     let summary = condition_files(&args.chain, &args.trace, &args.out)?;
     eprint!("{}", summary.render());
     Ok(())
