@@ -2,6 +2,8 @@
 //! one engine-level signal type: STM (§3.2, §3.3) for `stm` and `fractional`, CL (§10.5 and
 //! the CL references, see `qoslab_algo::pcn::cl_edge`) for `cl`.
 
+use qoslab_algo::pcn::stm_egress::FirstReport;
+use qoslab_algo::pcn::stm_ingress::RoundStart;
 use qoslab_algo::pcn::{
     ClEgress, ClEgressParams, ClIngress, ClIngressParams, EgressSignal, PcnMark, ReportGating,
     SarReport, StmEgress, StmEgressParams, StmIngress, StmIngressParams,
@@ -56,17 +58,24 @@ impl Egress {
         let e = &spec.edge;
         Ok(match spec.scheme {
             Scheme::Stm | Scheme::Fractional => Egress::Stm(
-                StmEgress::new(StmEgressParams {
-                    l_marks: e.l_marks,
-                    m_unmarked: e.m_unmarked,
-                    report_interval: e.report_interval,
-                    rate_window: e.rate_window,
-                    gating: if e.gating == "until-cancel" {
-                        ReportGating::UntilCancel
-                    } else {
-                        ReportGating::WhileMarkedRun
+                StmEgress::with_first_report(
+                    StmEgressParams {
+                        l_marks: e.l_marks,
+                        m_unmarked: e.m_unmarked,
+                        report_interval: e.report_interval,
+                        rate_window: e.rate_window,
+                        gating: if e.gating == "until-cancel" {
+                            ReportGating::UntilCancel
+                        } else {
+                            ReportGating::WhileMarkedRun
+                        },
                     },
-                })
+                    if e.first_report == "one-interval-later" {
+                        FirstReport::OneIntervalLater
+                    } else {
+                        FirstReport::AtLthMark
+                    },
+                )
                 .map_err(|x| format!("STM egress: {x}"))?,
             ),
             Scheme::Cl => Egress::Cl(
@@ -107,10 +116,17 @@ impl Ingress {
         let e = &spec.edge;
         Ok(match spec.scheme {
             Scheme::Stm | Scheme::Fractional => Ingress::Stm(
-                StmIngress::new(StmIngressParams {
-                    measure_interval: e.measure_interval,
-                    extra_fraction: e.extra_fraction,
-                })
+                StmIngress::with_round_start(
+                    StmIngressParams {
+                        measure_interval: e.measure_interval,
+                        extra_fraction: e.extra_fraction,
+                    },
+                    if e.round_start == "next-report" {
+                        RoundStart::NextReport
+                    } else {
+                        RoundStart::BackToBack
+                    },
+                )
                 .map_err(|x| format!("STM ingress: {x}"))?,
                 e.r_min_reports == "during-interval",
             ),
@@ -163,12 +179,13 @@ impl Ingress {
             (Ingress::Cl(_), Signal::Cancel) => {}
         }
     }
-    /// The rate to terminate now, if any.
-    pub fn poll(&mut self, now: Time) -> Option<u64> {
-        match self {
-            Ingress::Stm(i, _) => i.poll(now).map(|t| t.rate_bps),
-            Ingress::Cl(i) => i.poll(now).map(|t| t.rate_bps),
-        }
+    /// The order to terminate now, if any: (amount, sending rate S, R_min or SAR), bit/s.
+    pub fn poll(&mut self, now: Time) -> Option<(u64, u64, u64)> {
+        let t = match self {
+            Ingress::Stm(i, _) => i.poll(now),
+            Ingress::Cl(i) => i.poll(now),
+        }?;
+        Some((t.rate_bps, t.sending_rate_bps, t.min_report_bps))
     }
     pub fn next_wakeup(&self) -> Option<Time> {
         match self {

@@ -72,6 +72,7 @@ struct Iea {
     delivered: u64,
     dropped: u64,
     requests_sent: u64,
+    discarded_at_ingress: u64,
     terminated_flows: u64,
     cle: Cle,
     egress: Option<Egress>,
@@ -189,6 +190,7 @@ impl<'s> Domain<'s> {
                 delivered: 0,
                 dropped: 0,
                 requests_sent: 0,
+                discarded_at_ingress: 0,
                 terminated_flows: 0,
                 cle: Cle::new(spec.edge.ewma_weight).map_err(|e| format!("CLE: {e}"))?,
                 egress: if terminate {
@@ -278,7 +280,8 @@ impl<'s> Domain<'s> {
                             p.extra_at.as_nanos()
                         };
                         let off = if spread > 0 { r.below(spread) } else { 0 };
-                        self.start_flow(i as u32, Time(at + off), Time::NEVER);
+                        let st = p.start_state == "stationary";
+                        self.start_flow(i as u32, Time(at + off), Time::NEVER, st);
                     }
                 }
             }
@@ -286,12 +289,12 @@ impl<'s> Domain<'s> {
     }
 
     /// A new active flow of IEA `i` emitting from `start` until `end`.
-    fn start_flow(&mut self, i: u32, start: Time, end: Time) {
+    fn start_flow(&mut self, i: u32, start: Time, end: Time, stationary: bool) {
         let ia = &mut self.ieas[i as usize];
         let k = ia.flows_created;
         ia.flows_created += 1;
         let rng = Rng::stream(self.seed, &format!("pcn/iea{i}/flow{k}"));
-        let mut f = Source::new(i, start, end, rng, &self.spec.traffic);
+        let mut f = Source::new(i, start, end, rng, &self.spec.traffic, stationary);
         f.active_idx = ia.active.len() as u32;
         let slot = match self.free_flows.pop() {
             Some(s) => {
@@ -347,9 +350,14 @@ impl<'s> Domain<'s> {
         let traffic = &self.spec.traffic;
         let f = &mut self.flows[slot as usize];
         match f.state {
-            FlowState::Terminated => {
-                f.state = FlowState::Free;
-                self.free_flows.push(slot);
+            FlowState::Terminated | FlowState::Ended => {
+                if now < f.release {
+                    let (r, i) = (f.release, f.iea);
+                    self.q.push(r, Ev::new(Kind::FlowGen, i, slot));
+                } else {
+                    f.state = FlowState::Free;
+                    self.free_flows.push(slot);
+                }
                 return;
             }
             FlowState::Free => unreachable!("an event of a free flow slot"),
@@ -357,8 +365,11 @@ impl<'s> Domain<'s> {
         }
         if now >= f.end {
             self.deactivate(slot);
-            self.flows[slot as usize].state = FlowState::Free;
-            self.free_flows.push(slot);
+            let f = &mut self.flows[slot as usize];
+            f.state = FlowState::Ended;
+            f.release = now + traffic.randomize;
+            let (r, i) = (f.release, f.iea);
+            self.q.push(r, Ev::new(Kind::FlowGen, i, slot));
             return;
         }
         let jitter = f.jitter(traffic);
@@ -368,16 +379,27 @@ impl<'s> Domain<'s> {
         self.q.push(next, Ev::new(Kind::FlowGen, i, slot));
         self.ieas[i as usize].sent += 1;
         if jitter.as_nanos() == 0 {
-            self.at_ingress(now, i, false, 0);
+            self.at_ingress(now, i, false, slot);
         } else {
             self.q
-                .push(now + jitter, Ev::packet(i, AT_INGRESS, 0, false, 0));
+                .push(now + jitter, Ev::packet(i, AT_INGRESS, 0, false, slot));
         }
     }
 
     /// A packet enters the PCN domain at its ingress.
+    /// `a` is the flow slot of a data packet, the pending call of a request.
     fn at_ingress(&mut self, now: Time, i: u32, request: bool, a: u32) {
         let ia = &mut self.ieas[i as usize];
+        if !request
+            && self.spec.edge.discard_terminated
+            && self.flows[a as usize].state == FlowState::Terminated
+        {
+            // A packet of a terminated flow still on its way from the source (randomized
+            // traffic): the ingress that terminated the flow no longer forwards it.
+            ia.dropped += 1;
+            ia.discarded_at_ingress += 1;
+            return;
+        }
         if !request {
             if let Some(ing) = ia.ingress.as_mut() {
                 ing.on_send(now, self.bits);
@@ -577,15 +599,15 @@ impl<'s> Domain<'s> {
         }
         self.ieas[i].ingress_wake = Time::NEVER;
         let order = self.ieas[i].ingress.as_mut().and_then(|e| e.poll(now));
-        if let Some(rate) = order {
-            self.terminate(now, i, rate);
+        if let Some((rate, s, r)) = order {
+            self.terminate(now, i, rate, s, r);
         }
         self.arm_ingress(now, i);
     }
 
     /// Terminates flows of IEA `i` chosen uniformly at random among its active flows until
     /// their cumulative nominal rate reaches `rate_bps` [G §5.12: random victims, ceil].
-    fn terminate(&mut self, now: Time, i: usize, rate_bps: u64) {
+    fn terminate(&mut self, now: Time, i: usize, rate_bps: u64, s_bps: u64, r_bps: u64) {
         let mut cum = 0.0;
         let mut n = 0u64;
         while cum < rate_bps as f64 && !self.ieas[i].active.is_empty() {
@@ -593,7 +615,9 @@ impl<'s> Domain<'s> {
             let k = ia.victims.below(ia.active.len() as u64) as usize;
             let slot = ia.active[k];
             self.deactivate(slot);
-            self.flows[slot as usize].state = FlowState::Terminated;
+            let f = &mut self.flows[slot as usize];
+            f.state = FlowState::Terminated;
+            f.release = now + self.spec.traffic.randomize;
             cum += self.nominal;
             n += 1;
         }
@@ -603,6 +627,8 @@ impl<'s> Domain<'s> {
             t_s: now.as_secs_f64(),
             iea: i as u32,
             amount_bps: rate_bps,
+            sending_bps: s_bps,
+            reported_bps: r_bps,
             flows: n,
         });
         // Termination time bookkeeping (§12): "PCN rate < SR" tested with nominal rates.
@@ -681,7 +707,8 @@ impl<'s> Domain<'s> {
             let mut r = Rng::stream(self.seed, &format!("pcn/iea{i}/flow{k}/holding"));
             let hold = r.exponential(self.spec.admission.holding_mean.as_nanos() as f64);
             let end = now + Duration(libm::round(hold).max(1.0) as u64);
-            self.start_flow(iea, now, end);
+            // A new call: its source starts ON [G §5.16].
+            self.start_flow(iea, now, end, false);
         } else {
             ia.blocked += 1;
         }
@@ -819,6 +846,7 @@ impl<'s> Domain<'s> {
                 sent: ia.sent,
                 delivered: ia.delivered,
                 dropped: ia.dropped,
+                discarded_at_ingress: ia.discarded_at_ingress,
                 in_flight: iea_fly[i],
                 active_at_end: ia.active.len() as u64,
                 terminated_flows: ia.terminated_flows,

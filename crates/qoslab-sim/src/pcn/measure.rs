@@ -103,7 +103,10 @@ pub struct IeaResult {
     pub blocked: u64,
     pub sent: u64,
     pub delivered: u64,
+    /// Dropped anywhere: FIFO overflows and packets of terminated flows discarded at the
+    /// ingress (`discarded_at_ingress`, randomized traffic only).
     pub dropped: u64,
+    pub discarded_at_ingress: u64,
     pub in_flight: u64,
     pub active_at_end: u64,
     pub terminated_flows: u64,
@@ -117,6 +120,9 @@ pub struct TerminationEvent {
     pub t_s: f64,
     pub iea: u32,
     pub amount_bps: u64,
+    /// The ingress's measured sending rate S and the report it used (STM: R_min, CL: SAR).
+    pub sending_bps: u64,
+    pub reported_bps: u64,
     pub flows: u64,
 }
 

@@ -339,6 +339,9 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "measure_interval",
             "extra_fraction",
             "r_min_reports",
+            "first_report",
+            "round_start",
+            "discard_terminated",
             "terminate",
         ],
     )?;
@@ -369,6 +372,21 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "during-interval",
         )?
         .into(),
+        first_report: choice_or(
+            t,
+            "first_report",
+            &["at-lth-mark", "one-interval-later"],
+            "at-lth-mark",
+        )?
+        .into(),
+        round_start: choice_or(
+            t,
+            "round_start",
+            &["back-to-back", "next-report"],
+            "back-to-back",
+        )?
+        .into(),
+        discard_terminated: bool_or(t, "discard_terminated", true)?,
         terminate: bool_or(t, "terminate", kind == RunKind::Termination)?,
     };
     if !(edge.cle_threshold > 0.0 && edge.cle_threshold <= 1.0) {
@@ -448,6 +466,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "extra_at",
             "extra_split",
             "start_spread",
+            "start_state",
             "long_haul_share",
         ],
     )?;
@@ -467,6 +486,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "start_spread",
             Duration(libm::round(mean_interval_ns) as u64),
         )?,
+        start_state: choice_or(t, "start_state", &["stationary", "on"], "stationary")?.into(),
         long_haul_share: num_or(t, "long_haul_share", 0.5)?,
     };
     if population.final_flows < population.base_flows && kind == RunKind::Termination {

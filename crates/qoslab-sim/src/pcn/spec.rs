@@ -151,6 +151,16 @@ pub struct EdgeSpec {
     /// it; R_min is over the reports received during the round) or `all` (the starting
     /// report counts too, as `qoslab_algo::pcn::StmIngress` does by itself).
     pub r_min_reports: String,
+    /// STM egress first report: `at-lth-mark` (default) or `one-interval-later`
+    /// (`qoslab_algo::pcn::FirstReport`).
+    pub first_report: String,
+    /// STM ingress round after a termination: `back-to-back` (default [G §5.11]) or
+    /// `next-report` (`qoslab_algo::pcn::RoundStart`).
+    pub round_start: String,
+    /// Packets of a terminated flow that reach the ingress after the termination (they were
+    /// on their way from the source: randomized traffic) are discarded there (default) or
+    /// still forwarded (`false`).
+    pub discard_terminated: bool,
     /// Termination control on (termination runs) or off (admission runs, [G §5.25]).
     pub terminate: bool,
 }
@@ -185,6 +195,11 @@ pub struct PopulationSpec {
     pub extra_split: ExtraSplit,
     /// Start times are uniform in [t, t + spread) ([G]: one mean packet interval).
     pub start_spread: Duration,
+    /// On-off flows of the population start `stationary` (default: ON with probability
+    /// on/(on+off), else after an Exp(off) silence; the base load is a steady state and the
+    /// extra flows model calls rerouted after a failure, §12, i.e. calls in progress) or
+    /// `on` (every flow starts with a burst, [G §5.16] as for new calls).
+    pub start_state: String,
     /// Long-haul share of each parking-lot link's flows [G §5.19].
     pub long_haul_share: f64,
 }

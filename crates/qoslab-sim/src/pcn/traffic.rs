@@ -14,7 +14,9 @@ use super::spec::{BurstModel, TrafficSpec};
 pub enum FlowState {
     Free,
     Active,
-    /// Terminated by its ingress; the slot is freed at its next (pending) event.
+    /// Holding time over; the slot is freed at `release`.
+    Ended,
+    /// Terminated by its ingress; the slot is freed at `release`.
     Terminated,
 }
 
@@ -27,6 +29,10 @@ pub struct Source {
     pub next: Time,
     /// End of the holding time (`Time::NEVER` for infinite flows).
     pub end: Time,
+    /// When an ended or terminated flow's slot may be reused: after its last packet can
+    /// have reached the ingress (end or termination + the randomization bound), so a
+    /// packet still on its way from the source never finds another flow in its slot.
+    pub release: Time,
     /// Packets left in the current burst (on-off, NS2 model) or end of the ON period
     /// (continuous model, in ns).
     burst_left: u32,
@@ -37,13 +43,31 @@ pub struct Source {
 }
 
 impl Source {
-    /// A flow whose first packet leaves at `start` ([G §5.16]: it starts ON).
-    pub fn new(iea: u32, start: Time, end: Time, rng: Rng, t: &TrafficSpec) -> Source {
+    /// A flow that starts at `start`: ON at once ([G §5.16], `stationary = false`), or in the
+    /// on-off process's stationary state (`stationary = true`: ON with probability
+    /// on/(on+off), else first a silence of Exp(off) — memoryless, so the residual periods
+    /// have the same laws). CBR flows send their first packet at `start` either way.
+    pub fn new(
+        iea: u32,
+        start: Time,
+        end: Time,
+        mut rng: Rng,
+        t: &TrafficSpec,
+        stationary: bool,
+    ) -> Source {
+        let mut start = start;
+        if let (Some(oo), true) = (t.on_off, stationary) {
+            let (on, off) = (oo.on_mean.as_nanos() as f64, oo.off_mean.as_nanos() as f64);
+            if !rng.bernoulli(on / (on + off)) {
+                start += Duration(libm::round(rng.exponential(off)) as u64);
+            }
+        }
         let mut s = Source {
             iea,
             state: FlowState::Active,
             next: start,
             end,
+            release: Time::NEVER,
             burst_left: 0,
             on_end: 0,
             active_idx: 0,

@@ -55,6 +55,8 @@ Choices (all are scenario knobs; see scenarios/pcn-stm/*.toml and README.md ther
 ";
 
 type Metric = Box<dyn Fn(&PcnResult) -> Option<f64>>;
+/// (traffic, topology, per case: (configuration, links)).
+type B2Cell = (String, String, Vec<(usize, usize)>);
 
 /// Where a cell's values come from.
 pub enum Src {
@@ -154,7 +156,10 @@ pub fn define(id: &'static str, plan: &mut Plan, q: Quick) -> Result<TableDef, R
         key_names: Vec::new(),
         decimals: 3,
         rows: Vec::new(),
-        published_path: csv.path.as_ref().map(|p| p.display().to_string()),
+        published_path: csv
+            .path
+            .as_ref()
+            .map(|_| format!("data/pcn-stm/table_{id}.csv")),
         extra: Vec::new(),
     };
     let cell = |col: &'static str, src: Src, keys: &[(&str, &str)]| Cell {
@@ -191,7 +196,7 @@ pub fn define(id: &'static str, plan: &mut Plan, q: Quick) -> Result<TableDef, R
             t.title = "Table B.2 (§11.2) — smallest and largest OA % over the six B.1 cases (STM; PLT(c): also over its 5 links)".into();
             t.key_names = vec!["traffic", "topology"];
             // (traffic, topology, [per case: (config, links)])
-            let mut all: Vec<(String, String, Vec<(usize, usize)>)> = Vec::new();
+            let mut all: Vec<B2Cell> = Vec::new();
             for tr in TRAFFIC {
                 let mut topos = vec![Topo::Single];
                 let ks = rtt_ks(tr);
