@@ -15,12 +15,14 @@
 //! | [`transport`] | TCP (sans-IO state machines) and wire headers |
 //! | [`sim`] | the engine: event dispatch, forwarding, delivery, conservation check |
 //! | [`stats`], [`result`], [`output`] | counters, queue-length distributions, results and files |
+//! | [`pcn`] | the PCN domain engine (call-level traffic, admission, termination), beside `sim` |
 
 pub mod arena;
 pub mod atm;
 pub mod event;
 pub mod net;
 pub mod output;
+pub mod pcn;
 pub mod result;
 pub mod scenario;
 pub mod sim;

@@ -121,6 +121,10 @@ fn load(path: &Path) -> Result<qoslab_sim::scenario::spec::Scenario, Failure> {
 }
 
 fn cmd_validate(path: &Path) -> Result<(), Failure> {
+    if reproduce::pcn_stm::cli::is_pcn_file(path) {
+        return reproduce::pcn_stm::cli::validate(path)
+            .map_err(|(code, msg)| Failure { code, msg });
+    }
     let s = load(path)?;
     println!(
         "{}: ok — scenario `{}`: {} nodes, {} unidirectional links, {} flows, {} s (warm-up {} s), seed {}",
@@ -156,6 +160,10 @@ fn cmd_run(
     out: Option<PathBuf>,
     quiet: bool,
 ) -> Result<(), Failure> {
+    if reproduce::pcn_stm::cli::is_pcn_file(path) {
+        return reproduce::pcn_stm::cli::run(path, seed, out, quiet)
+            .map_err(|(code, msg)| Failure { code, msg });
+    }
     let s = load(path)?;
     let seed = seed.unwrap_or(s.seed);
     let out = out.unwrap_or_else(|| PathBuf::from("out").join(&s.name));

@@ -165,3 +165,6 @@ mod web;
 pub use conditioner::{parse_chain_str, ChainSpec, StageParams, StageSpec, DEFAULT_K, STAGE_KINDS};
 pub use error::{ErrorKind, ScenarioError};
 pub use parse::{load, parse_str};
+// For the PCN engine's scenario reader (`crate::pcn::parse`).
+pub(crate) use parse::with_root;
+pub(crate) use reader::{quoted_list, Field, Res, Tbl};

@@ -22,6 +22,7 @@ pub mod figures;
 pub mod gfr_kim2001;
 pub mod gfr_kim2001_cli;
 pub mod metric;
+pub mod pcn_stm;
 pub mod published;
 pub mod report;
 pub mod rfc2963;
@@ -42,7 +43,7 @@ use stats::Summary;
 /// The command line of `qoslab reproduce`.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct ReproduceArgs {
-    /// Experiment: rio-hori2001, rfc2963 or rfc4828.
+    /// Experiment: rio-hori2001, rfc2963, rfc4828 or pcn-stm.
     pub name: String,
     /// Run only this table or figure (e.g. 1, 4, a3, fig2).
     #[arg(long)]
@@ -177,10 +178,17 @@ pub fn run(args: ReproduceArgs) -> Result<(), ReproduceError> {
     if args.name == gfr_kim2001::NAME {
         return gfr_kim2001::run(args); // the ATM engine's own path
     }
+    if args.name == pcn_stm::NAME {
+        return pcn_stm::run(args); // the PCN engine's parallel path
+    }
     if !NAMES.contains(&args.name.as_str()) {
         return Err(ReproduceError::UnknownExperiment {
             name: args.name,
-            known: NAMES.iter().copied().chain([gfr_kim2001::NAME]).collect(),
+            known: NAMES
+                .iter()
+                .copied()
+                .chain([gfr_kim2001::NAME, pcn_stm::NAME])
+                .collect(),
         });
     }
     let exps = registry()?;

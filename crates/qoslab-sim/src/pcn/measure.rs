@@ -1,0 +1,191 @@
+//! Measurement (§10.3, §11.6, §12): time-binned link rates, over-admission,
+//! over-termination, termination times, fairness, marked fractions; and the result of a
+//! run (`summary.json`).
+
+use qoslab_algo::Duration;
+use serde::Serialize;
+
+/// Bits per fixed-width time bin over [0, duration).
+#[derive(Clone, Debug)]
+pub struct Bins {
+    width: u64,
+    pub bits: Vec<u64>,
+}
+
+impl Bins {
+    pub fn new(width: Duration, duration: Duration) -> Bins {
+        let w = width.as_nanos().max(1);
+        let n = duration.as_nanos().div_ceil(w) as usize;
+        Bins {
+            width: w,
+            bits: vec![0; n],
+        }
+    }
+    #[inline]
+    pub fn add(&mut self, t_ns: u64, bits: u64) {
+        if let Some(b) = self.bits.get_mut((t_ns / self.width) as usize) {
+            *b += bits;
+        }
+    }
+    pub fn width_s(&self) -> f64 {
+        self.width as f64 * 1e-9
+    }
+    /// Mean rate (bit/s) of each bin.
+    pub fn rates(&self) -> Vec<f64> {
+        let w = self.width_s();
+        self.bits.iter().map(|&b| b as f64 / w).collect()
+    }
+}
+
+/// Over-admission on one link (§10.3): OA % = 100·(X − D)/D, X = throughput of admitted
+/// calls' packets (data and their requests) in the window, D = AR − rate of the request
+/// packets of rejected calls in the window.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct OverAdmission {
+    pub x_bps: f64,
+    pub d_bps: f64,
+    pub rejected_signalling_bps: f64,
+    pub oa_pct: f64,
+}
+
+/// Over-termination on one link (§12): OT % = 100·(SR − rate after termination)/SR.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct OverTermination {
+    /// Measured throughput over the OT window.
+    pub rate_bps: f64,
+    pub ot_pct: f64,
+    /// Nominal rate (active flows × nominal mean) at the window's start and end.
+    pub nominal_from_bps: f64,
+    pub nominal_to_bps: f64,
+    pub ot_nominal_pct: f64,
+}
+
+/// Termination time (§10.3, §12): first termination of a flow crossing the link → the
+/// termination after which its nominal PCN rate < SR. `table_s` adds the measuring time
+/// of the scheme (§12.1: 0.1 s STM, 0.2 s CL).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TerminationTime {
+    pub first_s: Option<f64>,
+    pub done_s: Option<f64>,
+    pub raw_s: Option<f64>,
+    pub table_s: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LinkResult {
+    pub name: String,
+    pub arrived: u64,
+    pub forwarded: u64,
+    pub dropped: u64,
+    pub in_flight: u64,
+    pub requests: u64,
+    /// Packets leaving the link's marker as [not marked, threshold/AM, excess/PM].
+    pub out_marks: [u64; 3],
+    /// Physical FIFO overflows (should be 0) and the largest backlog seen, in packets.
+    pub fifo_overflows: u64,
+    pub max_backlog_packets: f64,
+    pub over_admission: Option<OverAdmission>,
+    pub over_termination: Option<OverTermination>,
+    pub termination_time: Option<TerminationTime>,
+    /// Static runs: offered rate and marked fractions over [static_from, end).
+    pub static_rate_bps: Option<f64>,
+    pub static_marked_fraction: Option<[f64; 2]>,
+    /// Mean rate per `series_bin` (bit/s).
+    pub series_bin_s: f64,
+    pub rate_series_bps: Vec<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct IeaResult {
+    pub name: String,
+    pub offered: u64,
+    pub admitted: u64,
+    pub blocked: u64,
+    pub sent: u64,
+    pub delivered: u64,
+    /// Dropped anywhere: FIFO overflows and packets of terminated flows discarded at the
+    /// ingress (`discarded_at_ingress`, randomized traffic only).
+    pub dropped: u64,
+    pub discarded_at_ingress: u64,
+    pub in_flight: u64,
+    pub active_at_end: u64,
+    pub terminated_flows: u64,
+    pub reports: u64,
+    pub cancels: u64,
+    pub termination_time: Option<TerminationTime>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TerminationEvent {
+    pub t_s: f64,
+    pub iea: u32,
+    pub amount_bps: u64,
+    /// The ingress's measured sending rate S and the report it used (STM: R_min, CL: SAR).
+    pub sending_bps: u64,
+    pub reported_bps: u64,
+    pub flows: u64,
+}
+
+/// Short-haul / long-haul throughput ratio on the first link (§11.6), per bin and
+/// cumulative over [0, t].
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FairnessPoint {
+    pub t_s: f64,
+    pub window_ratio: f64,
+    pub cumulative_ratio: f64,
+}
+
+/// The result of one PCN run (`summary.json`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PcnResult {
+    pub name: String,
+    pub seed: u64,
+    pub kind: super::spec::RunKind,
+    pub scheme: super::spec::Scheme,
+    pub duration_s: f64,
+    pub events: u64,
+    pub packet_hops: u64,
+    pub links: Vec<LinkResult>,
+    pub ieas: Vec<IeaResult>,
+    pub terminations: Vec<TerminationEvent>,
+    pub fairness: Vec<FairnessPoint>,
+    /// "ok" (the check is run before a result exists; a failure is an error instead).
+    pub conservation: &'static str,
+}
+
+pub(crate) fn over_admission(
+    admitted_bits: u64,
+    rejected_bits: u64,
+    window_s: f64,
+    ar_bps: f64,
+) -> OverAdmission {
+    let x = admitted_bits as f64 / window_s;
+    let rej = rejected_bits as f64 / window_s;
+    let d = ar_bps - rej;
+    OverAdmission {
+        x_bps: x,
+        d_bps: d,
+        rejected_signalling_bps: rej,
+        oa_pct: 100.0 * (x - d) / d,
+    }
+}
+
+pub(crate) fn fairness(short: &Bins, long: &Bins) -> Vec<FairnessPoint> {
+    let w = short.width_s();
+    let (mut cs, mut cl) = (0u64, 0u64);
+    short
+        .bits
+        .iter()
+        .zip(&long.bits)
+        .enumerate()
+        .map(|(k, (&s, &l))| {
+            cs += s;
+            cl += l;
+            FairnessPoint {
+                t_s: (k + 1) as f64 * w,
+                window_ratio: s as f64 / l as f64,
+                cumulative_ratio: cs as f64 / cl as f64,
+            }
+        })
+        .collect()
+}

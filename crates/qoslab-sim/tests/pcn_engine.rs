@@ -1,0 +1,239 @@
+//! The PCN engine on short runs: determinism, conservation, the traffic models' mean rates,
+//! the measured marking function, and the draft's qualitative conclusions that short runs
+//! can show (map §6).
+
+use qoslab_sim::pcn::{parse_str, run, PcnResult, PcnSpec};
+
+fn spec(text: &str) -> PcnSpec {
+    parse_str(text, "test.toml").unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn adm(traffic: &str, rate: &str, interval: &str, topo: &str, scheme: &str, dur: u32) -> PcnSpec {
+    spec(&format!(
+        r#"[pcn]
+kind = "admission"
+scheme = "{scheme}"
+duration = "{dur}s"
+link_rate = "{rate}"
+[pcn.traffic]
+model = "{traffic}"
+[pcn.topology]
+{topo}
+[pcn.admission]
+call_interval = "{interval}"
+[pcn.measure]
+oa_from = "{}s"
+oa_to = "{dur}s"
+"#,
+        dur / 2
+    ))
+}
+
+fn static_run(traffic: &str, rate: &str, flows: u32, scheme: &str, dur: u32) -> PcnSpec {
+    spec(&format!(
+        r#"[pcn]
+kind = "static"
+scheme = "{scheme}"
+duration = "{dur}s"
+link_rate = "{rate}"
+admissible = 0.5
+supportable = 0.9
+[pcn.traffic]
+model = "{traffic}"
+[pcn.topology]
+kind = "single"
+[pcn.population]
+base_flows = {flows}
+start_spread = "1s"
+[pcn.measure]
+static_from = "2s"
+"#
+    ))
+}
+
+fn term(scheme: &str, final_flows: u32) -> PcnSpec {
+    spec(&format!(
+        r#"[pcn]
+kind = "termination"
+scheme = "{scheme}"
+duration = "14s"
+link_rate = "320Mbps"
+[pcn.traffic]
+model = "cbr"
+randomize = "50ms"
+[pcn.topology]
+kind = "single"
+[pcn.population]
+base_flows = 900
+final_flows = {final_flows}
+extra_at = "4s"
+[pcn.measure]
+ot_from = "9s"
+ot_to = "14s"
+"#
+    ))
+}
+
+fn json(r: &PcnResult) -> String {
+    serde_json::to_string(r).unwrap()
+}
+
+#[test]
+fn same_seed_same_bytes_other_seed_other_run() {
+    let s = adm(
+        "vbr",
+        "20Mbps",
+        "20ms",
+        "kind = \"rtt\"\ningresses = 7",
+        "stm",
+        20,
+    );
+    let a = run(&s, 3).unwrap();
+    let b = run(&s, 3).unwrap();
+    assert_eq!(json(&a), json(&b));
+    let c = run(&s, 4).unwrap();
+    assert_ne!(json(&a), json(&c));
+    assert!(a.ieas.iter().map(|i| i.admitted).sum::<u64>() > 100);
+}
+
+#[test]
+fn conservation_holds_per_iea_and_per_link() {
+    // Parking lot with randomized traffic and termination: packets on every kind of path,
+    // in flight at the end, flows terminated while packets are under way.
+    let mut s = term("stm", 4000);
+    s.topology = qoslab_sim::pcn::spec::TopologySpec::ParkingLot {
+        bottlenecks: 3,
+        link_delay: qoslab_algo::Duration::from_millis(1),
+        vertical_delay: qoslab_algo::Duration::from_millis(1),
+    };
+    s.duration = qoslab_algo::Duration::from_secs(6);
+    s.measure.ot_from = qoslab_algo::Duration::from_secs(5);
+    s.measure.ot_to = qoslab_algo::Duration::from_secs(6);
+    let r = run(&s, 1).unwrap();
+    assert_eq!(r.conservation, "ok");
+    let mut in_flight = 0;
+    for i in &r.ieas {
+        assert_eq!(i.sent, i.delivered + i.dropped + i.in_flight, "{}", i.name);
+        in_flight += i.in_flight;
+    }
+    assert!(in_flight > 0);
+    for l in &r.links {
+        assert_eq!(
+            l.arrived,
+            l.forwarded + l.dropped + l.in_flight,
+            "{}",
+            l.name
+        );
+        assert_eq!(l.fifo_overflows, 0);
+    }
+    assert!(r.terminations.len() > 2);
+}
+
+#[test]
+fn traffic_models_have_their_nominal_mean_rates() {
+    // Below AR nothing is marked, so this also measures the offered rate alone.
+    for (model, flows, nominal, tol) in [
+        ("cbr", 100u32, 64_000.0, 0.002),
+        ("vbr", 600, 21_760.0, 0.03),
+        ("svd", 60, 4_080_000.0, 0.04),
+    ] {
+        let s = static_run(model, "1Gbps", flows, "stm", 62);
+        let r = run(&s, 2).unwrap();
+        let l = &r.links[0];
+        let per_flow = l.static_rate_bps.unwrap() / f64::from(flows);
+        assert!(
+            (per_flow / nominal - 1.0).abs() < tol,
+            "{model}: {per_flow} bit/s per flow vs {nominal}"
+        );
+        assert_eq!(
+            l.out_marks[1] + l.out_marks[2],
+            0,
+            "{model}: marks below AR"
+        );
+    }
+}
+
+#[test]
+fn stm_marking_function_follows_fig2() {
+    // VBR on the B.3 VBR link: AR = 1800 flows, SR = 3240 flows.
+    let sr = 78_336_000.0 * 0.9;
+    let frac = |flows: u32, scheme: &str| {
+        let r = run(&static_run("vbr", "78.336Mbps", flows, scheme, 14), 1).unwrap();
+        let l = &r.links[0];
+        let m = l.static_marked_fraction.unwrap();
+        (l.static_rate_bps.unwrap() / sr, m[0] + m[1])
+    };
+    let (x, y) = frac(1400, "stm");
+    assert!(x < 0.5 / 0.9 && y < 0.002, "below AR: {x} {y}");
+    // Between AR and SR: r/(N·SR), N = 3 (§3, App. D).
+    let (x, y) = frac(2700, "stm");
+    assert!(x > 0.6 && x < 0.95);
+    assert!(
+        (y - x / 3.0).abs() < 0.03,
+        "partial zone: rate {x} SR, marked {y}"
+    );
+    let (x, y) = frac(4000, "stm");
+    assert!(x > 1.1 && y > 0.9, "above SR: {x} {y}");
+    // Fractional marking (App. E): 1/N of the traffic between AR and SR, whatever the rate.
+    let (x, y) = frac(2700, "fractional");
+    assert!(
+        (y - 1.0 / 3.0).abs() < 0.03,
+        "fractional: rate {x} SR, marked {y}"
+    );
+}
+
+#[test]
+fn single_link_over_admission_is_near_zero() {
+    // Map §6 (B.3): STM OA is small on a single link (published CBR 0.065 %).
+    let r = run(
+        &adm("cbr", "128Mbps", "12ms", "kind = \"single\"", "stm", 40),
+        1,
+    )
+    .unwrap();
+    let oa = r.links[0].over_admission.as_ref().unwrap().oa_pct;
+    assert!(oa.abs() < 1.0, "OA {oa} %");
+    let i = &r.ieas[0];
+    assert_eq!(i.offered, i.admitted + i.blocked);
+    assert!(i.blocked > i.admitted, "load 5 AR: most calls blocked");
+}
+
+#[test]
+fn stm_terminates_little_by_little_cl_in_one_step() {
+    // Map §6 (C.1, §3.3.2, §6): STM terminates "little by little" in 100 ms rounds of about
+    // y·S, so it is slower than CL, which terminates S − SAR at once.
+    let s = run(&term("stm", 4000), 1).unwrap();
+    let c = run(&term("cl", 4000), 1).unwrap();
+    assert!(
+        s.terminations.len() >= 5,
+        "{} STM rounds",
+        s.terminations.len()
+    );
+    let biggest = s.terminations.iter().map(|t| t.flows).max().unwrap();
+    assert!(
+        biggest < 1000,
+        "STM's largest round {biggest} flows (3100 over SR·2)"
+    );
+    let ot_s = s.links[0].over_termination.as_ref().unwrap().ot_pct;
+    assert!(ot_s > -1.0 && ot_s < 40.0, "STM OT {ot_s} %");
+    let tt_s = s.links[0].termination_time.as_ref().unwrap().raw_s.unwrap();
+    let tt_c = c.links[0].termination_time.as_ref().unwrap().raw_s.unwrap();
+    assert!(tt_s >= 0.3 && tt_s > tt_c, "STM {tt_s} s vs CL {tt_c} s");
+    let first_c = c.terminations[0].flows;
+    assert!(
+        first_c > 1500,
+        "CL's first order removes most of the excess: {first_c} flows"
+    );
+    let ot_c = c.links[0].over_termination.as_ref().unwrap().ot_pct;
+    assert!(ot_c > -1.0, "CL must bring the rate below SR: OT {ot_c}");
+}
+
+#[test]
+#[ignore = "known mismatch, see scenarios/pcn-stm/README.md: our CL over-terminates far less than the draft's at 2.0 SR (0.5 % vs 12.4 %), our STM more (about 15 % vs 3.5 %)"]
+fn stm_over_terminates_less_than_cl_at_2sr() {
+    // Map §6 (C.1): at 2.0 SR, STM's OT is clearly below CL's (3.5 vs 12.4 for CBR).
+    let s = run(&term("stm", 4000), 1).unwrap();
+    let c = run(&term("cl", 4000), 1).unwrap();
+    let ot_s = s.links[0].over_termination.as_ref().unwrap().ot_pct;
+    let ot_c = c.links[0].over_termination.as_ref().unwrap().ot_pct;
+    assert!(ot_s < ot_c, "OT STM {ot_s} % vs CL {ot_c} %");
+}
