@@ -41,9 +41,10 @@ for {set i 1} {$i <= $n} {incr i} {
     set D($i) [$ns node]
 }
 
-# Buffer limits: ns-2's limit_ N holds N - 1 waiting packets besides the one on the wire
-# (measured: probes/droptail_limit.tcl; DropTail and dsRED both test length + 1 >= limit_),
-# where qoslab's "Np" holds N waiting; so qoslab's 300p / 1000p are ns-2's 301 / 1001.
+# Buffer limits: qoslab's "Np" holds N waiting packets besides the one on the wire. ns-2's
+# DropTail limit_ N holds N - 1 (it drops when length + 1 >= limit_), its dsRED limit_ N holds
+# N (measured: probes/droptail_limit.tcl). So qoslab's 300p / 1000p are ns-2 DropTail's
+# 301 / 1001 and dsRED's 300 / 1000.
 #
 # Access links S_i -> G1: 100 Mb/s, delay 3..8 ms spread linearly (base.toml's
 # { from = "3ms", to = "8ms" }: 3 + 5 (i-1)/19 ms, rounded to the ns there). The TSW tagger
@@ -54,12 +55,12 @@ for {set i 1} {$i <= $n} {incr i} {
     set d [expr {$dns / 1.0e9}]
     $ns simplex-link $S($i) $G1 100Mb $d dsRED/edge
     $ns simplex-link $G1 $S($i) 100Mb $d DropTail
-    $ns queue-limit $S($i) $G1 1001
+    $ns queue-limit $S($i) $G1 1000
     $ns queue-limit $G1 $S($i) 1001
 }
 $ns simplex-link $G1 $G2 70Mb 5ms dsRED/core
 $ns simplex-link $G2 $G1 70Mb 5ms DropTail
-$ns queue-limit $G1 $G2 301
+$ns queue-limit $G1 $G2 300
 $ns queue-limit $G2 $G1 301
 for {set i 1} {$i <= $n} {incr i} {
     $ns duplex-link $G2 $D($i) 100Mb 5ms DropTail
