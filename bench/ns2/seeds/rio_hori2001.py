@@ -1,6 +1,12 @@
 #!/usr/bin/env python3
 """Differential run of the RIO seed (Hori et al. 2001): published | ns-2.35 | qoslab per cell.
 
+Two qoslab columns: `qoslab` is our reproduction (`qoslab reproduce`, base.toml as is: its TCP
+has `ns2_compat = true`, the Reno of the seed's 2000-era ns-2), `qoslab rfc` is the same
+scenario with `ns2_compat = false` (RFC-mode TCP, which for Reno is ns-2.35's Reno: it
+waits for the timer after a second loss in a window), run with `qoslab run`. ns-2.35 runs
+its own 2.35 TCP, so `qoslab rfc` is the like-for-like column.
+
 usage: python3 bench/ns2/seeds/rio_hori2001.py [--tables 4,1,2] [--seeds N] [--dur S]
                                                [--reuse] [--qoslab PATH]
 
@@ -93,6 +99,34 @@ def run_qoslab(exe, table, seeds):
         return ours
 
 
+TCP_NAMES = {"Reno": "reno", "Newreno": "newreno", "Sack": "sack"}
+
+
+def run_qoslab_rfc(exe, p, seed):
+    """qoslab run of base.toml with this cell's settings and ns2_compat = false."""
+    base = open(os.path.join(ROOT, "scenarios", "rio-hori2001", "base.toml")).read()
+    tcp, minth, maxth, den, w = p
+    old_out = ("out = { min_th = 60, max_th = 200, max_p = 0.1, w_q = 0.002 } }")
+    assert old_out in base, "base.toml's AF12 line changed: update rio_hori2001.py"
+    sc = base.replace(old_out, f"out = {{ min_th = {minth}, max_th = {maxth}, "
+                      f"max_p = {1.0 / den!r}, w_q = {w!r} }} }}")
+    assert 'variant = "reno"' in base and "ns2_compat = true" in base
+    sc = sc.replace('variant = "reno"', f'variant = "{TCP_NAMES[tcp]}"')
+    sc = sc.replace("ns2_compat = true", "ns2_compat = false")
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "rio.toml")
+        open(f, "w").write(sc)
+        subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"],
+                       check=True, cwd=ROOT)
+        with open(os.path.join(d, "queues.csv")) as q:
+            for row in csv.DictReader(q):
+                if row["link"] == "G1->G2":
+                    return {"ql_zero": float(row["ql_p_empty"]), "ql_ave": float(row["ql_mean"]),
+                            "ql_std": float(row["ql_std"]),
+                            "throughput": float(row["throughput_bps"]) / 1e6}
+    raise SystemExit("qoslab run: no G1->G2 queue in queues.csv")
+
+
 def fmt(v, c):
     return "—" if v is None else f"{v:.{DEC[c]}f}"
 
@@ -115,11 +149,16 @@ def main():
                     res[k] = run_ns2(p, s, a.dur)
                     save_results(res)
         ours = run_qoslab(a.qoslab, table, a.seeds)
+        rfc = {}
+        for keys, p in rows:
+            rs = [run_qoslab_rfc(a.qoslab, p, s) for s in range(1, a.seeds + 1)]
+            rfc[p] = {c: sum(r[c] for r in rs) / len(rs) for c in COLS}
         print(f"\n### Table {table}{'a' if table == '4' else ''} (ns-2.35 and qoslab: mean of "
               f"seeds 1..{a.seeds}; diff = value - ns-2)\n")
         print("| " + " | ".join(keys for keys in rows[0][0]) +
-              " | column | published | ns-2.35 | qoslab | qoslab - ns-2 | published - ns-2 |")
-        print("|" + "---|" * (len(rows[0][0]) + 6))
+              " | column | published | ns-2.35 | qoslab rfc | rfc - ns-2 | qoslab | "
+              "qoslab - ns-2 | published - ns-2 |")
+        print("|" + "---|" * (len(rows[0][0]) + 8))
         for keys, p in rows:
             runs = [res[run_key(p, s, a.dur)] for s in range(1, a.seeds + 1)]
             for c in COLS:
@@ -130,11 +169,15 @@ def main():
                 q = float(ours[k]["ours_mean"])
                 pub = ours[k]["published"]
                 pub = float(pub) if pub not in ("", None) else None
-                rel = f" ({100 * (q - ns) / ns:+.0f}%)" if ns else ""
-                dpub = "—" if pub is None else f"{pub - ns:+.{DEC[c]}f}"
+                r = rfc[p][c]
+
+                def d(x):
+                    rel = f" ({100 * (x - ns) / ns:+.0f}%)" if ns and c != "ql_zero" else ""
+                    return f"{x - ns:+.{DEC[c]}f}{rel}"
+                dpub = "—" if pub is None else d(pub)
                 print("| " + " | ".join(keys.values()) +
-                      f" | {c} | {fmt(pub, c)} | {fmt(ns, c)} | {fmt(q, c)} | "
-                      f"{q - ns:+.{DEC[c]}f}{rel} | {dpub} |")
+                      f" | {c} | {fmt(pub, c)} | {fmt(ns, c)} | {fmt(r, c)} | {d(r)} | "
+                      f"{fmt(q, c)} | {d(q)} | {dpub} |")
 
 
 if __name__ == "__main__":
