@@ -13,7 +13,7 @@ usage: python3 bench/ns2/seeds/rio_hori2001.py [--tables 4,1,2] [--seeds N] [--d
 For each cell of the chosen tables it runs ns-2.35 (`ns`, bench/ns2/seeds/rio_hori2001.tcl) for
 seeds 1..N and qoslab (`qoslab reproduce rio-hori2001 --table T --seeds N --jobs 1`), then
 prints the published value, the ns-2 mean, our mean and the differences. ns-2 per-run values
-are kept in bench/ns2/seeds/results/rio_hori2001_ns2.csv (--reuse reads them instead of
+are kept in bench/ns2/seeds/measured/rio_hori2001_ns2.csv (--reuse reads them instead of
 rerunning ns-2). One core at a time (the machine is shared): runs are sequential.
 """
 import argparse
@@ -28,7 +28,7 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, HERE)
 import ns2trace  # noqa: E402
 
-RESULTS = os.path.join(HERE, "results", "rio_hori2001_ns2.csv")
+RESULTS = os.path.join(HERE, "measured", "rio_hori2001_ns2.csv")
 COLS = ["ql_zero", "ql_ave", "ql_std", "throughput"]
 DEC = {"ql_zero": 3, "ql_ave": 2, "ql_std": 2, "throughput": 2}
 
