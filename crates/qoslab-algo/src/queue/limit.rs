@@ -9,6 +9,15 @@
 //! `REDQueue` in byte mode instead drops when the queue *before* the arrival already holds
 //! `limit` bytes or more, so it can overshoot by one packet; we use the drop-tail rule
 //! everywhere so that the limit is a true bound.
+//!
+//! ns-2 counts differently (measured with ns-2.35, `bench/ns2/seeds/probes/droptail_limit.tcl`:
+//! a 50-packet burst into an idle link). Its `DropTail` drops an arrival when
+//! `length + 1 >= limit_` (in bytes: `byteLength + size >= limit_ · mean_pktsize_`), so
+//! `limit_ N` holds N − 1 waiting packets besides the one on the wire: a burst delivers N.
+//! Its diffserv `dsRED` queue drops when `length >= limit_`, so `limit_ N` holds N waiting,
+//! like ours. Hence our `Packets(n)` is ns-2 DropTail's `limit_ n + 1` and dsRED's `limit_ n`;
+//! our `Bytes(b)` is DropTail's byte limit `b + 1`. A scenario matched to an ns-2 script must
+//! translate the limit accordingly (the ns-2 scripts under `bench/ns2/seeds/` do).
 
 use crate::QueueView;
 
@@ -26,9 +35,11 @@ impl QueueLimit {
     /// arrival is `q`. A queue counts the packets waiting, not the one on the link.
     pub fn admits(&self, q: &QueueView, size: u32) -> bool {
         match *self {
-            // ns-2 DropTail: the arrival is dropped if the queue would exceed limit_ packets.
+            // At most n waiting: admitted if fewer than n wait (ns-2 DropTail `limit_` n + 1,
+            // dsRED `limit_` n; module docs).
             QueueLimit::Packets(n) => q.pkts < n,
-            // ns-2 DropTail (queue_in_bytes_): dropped if byteLength + size > limit.
+            // Admitted if the whole packet fits (ns-2 DropTail in bytes: byteLength + size
+            // must stay below its byte limit, i.e. our b + 1; module docs).
             QueueLimit::Bytes(b) => q.bytes.saturating_add(size as u64) <= b,
         }
     }
@@ -54,6 +65,40 @@ mod tests {
         assert!(l.admits(&queue(&[100, 100]), 1500)); // 2 queued + 1 = 3 <= 3
         assert!(!l.admits(&queue(&[100, 100, 100]), 40)); // 3 + 1 = 4 > 3
         assert!(!QueueLimit::Packets(0).admits(&queue(&[]), 1));
+    }
+
+    /// Packets delivered from a burst of `burst` back-to-back packets into an idle link much
+    /// slower than the arrivals: the first goes straight to the wire, the rest wait or drop.
+    fn burst_delivered(l: QueueLimit, size: u32, burst: u32) -> u32 {
+        let mut q = QueueView::EMPTY;
+        let mut delivered = 1; // the first packet finds the link idle
+        for _ in 1..burst {
+            if l.admits(&q, size) {
+                q.push(size, Color::Green);
+                delivered += 1;
+            }
+        }
+        delivered
+    }
+
+    #[test]
+    fn ns2_limits_map_to_ours() {
+        // ns-2.35, bench/ns2/seeds/probes/droptail_limit.tcl, 50 packets of 100 B:
+        // (limit_, delivered) for DropTail in packets, DropTail in bytes (mean_pktsize_ 100)
+        // and dsRED.
+        let droptail = [(2, 2), (5, 5), (10, 10)];
+        let droptail_bytes = [(5, 5), (10, 10)];
+        let dsred = [(1, 2), (2, 3), (5, 6), (10, 11)];
+        for (n, d) in droptail {
+            assert_eq!(burst_delivered(QueueLimit::Packets(n - 1), 100, 50), d);
+        }
+        for (n, d) in droptail_bytes {
+            let b = n as u64 * 100 - 1;
+            assert_eq!(burst_delivered(QueueLimit::Bytes(b), 100, 50), d);
+        }
+        for (n, d) in dsred {
+            assert_eq!(burst_delivered(QueueLimit::Packets(n), 100, 50), d);
+        }
     }
 
     #[test]

@@ -1,0 +1,127 @@
+# ns-2.35 script of the RIO seed (Hori, Ikenaga & Oie 2001, seed 002), matched parameter by
+# parameter to scenarios/rio-hori2001/base.toml (mapping: bench/ns2/seeds/README.md).
+# Written for qoslab's differential validation (issue 14).
+#
+# usage: ns rio_hori2001.tcl <tcp: Reno|Newreno|Sack> <minth_out> <maxth_out> <maxp_out_den>
+#           <w_qout> <seed> <tracefile> [duration_s]
+# The trace file holds the bottleneck (G1->G2) queue events only; rio_hori2001.py reads it.
+
+if {$argc < 7} {
+    puts stderr "usage: ns rio_hori2001.tcl tcp minth_out maxth_out maxp_den w_qout seed trace \[dur\]"
+    exit 1
+}
+set tcpv   [lindex $argv 0]
+set minout [lindex $argv 1]
+set maxout [lindex $argv 2]
+set pden   [lindex $argv 3]
+set wout   [lindex $argv 4]
+set seed   [lindex $argv 5]
+set tfile  [lindex $argv 6]
+set dur 20.0
+if {$argc > 7} { set dur [lindex $argv 7] }
+
+set ns [new Simulator]
+global defaultRNG
+$defaultRNG seed $seed
+
+# TCP, as base.toml [defaults.tcp]: 500-B segments with no header added (useHeaders_ false,
+# header = "0B"), receiver window 1000 (rwnd "1000p"), IW 2, tick 10 ms, min RTO 200 ms.
+Agent/TCP set packetSize_ 500
+Agent/TCP set useHeaders_ false
+Agent/TCP set window_ 1000
+Agent/TCP set windowInit_ 2
+Agent/TCP set tcpTick_ 0.01
+Agent/TCP set minrto_ 0.2
+
+set n 20
+set G1 [$ns node]
+set G2 [$ns node]
+for {set i 1} {$i <= $n} {incr i} {
+    set S($i) [$ns node]
+    set D($i) [$ns node]
+}
+
+# Buffer limits: qoslab's "Np" holds N waiting packets besides the one on the wire. ns-2's
+# DropTail limit_ N holds N - 1 (it drops when length + 1 >= limit_), its dsRED limit_ N holds
+# N (measured: probes/droptail_limit.tcl). So qoslab's 300p / 1000p are ns-2 DropTail's
+# 301 / 1001 and dsRED's 300 / 1000.
+#
+# Access links S_i -> G1: 100 Mb/s, delay 3..8 ms spread linearly (base.toml's
+# { from = "3ms", to = "8ms" }: 3 + 5 (i-1)/19 ms, rounded to the ns there). The TSW tagger
+# "on each input interface" of G1 is ns-2's dsRED/edge queue of this link (the link is never
+# congested, so the tagger sees the sender's stream either way). Its queue is drop-tail 1000.
+for {set i 1} {$i <= $n} {incr i} {
+    set dns [expr {round(3000000.0 + 5000000.0 * ($i - 1) / 19.0)}]
+    set d [expr {$dns / 1.0e9}]
+    $ns simplex-link $S($i) $G1 100Mb $d dsRED/edge
+    $ns simplex-link $G1 $S($i) 100Mb $d DropTail
+    $ns queue-limit $S($i) $G1 1000
+    $ns queue-limit $G1 $S($i) 1001
+}
+$ns simplex-link $G1 $G2 70Mb 5ms dsRED/core
+$ns simplex-link $G2 $G1 70Mb 5ms DropTail
+$ns queue-limit $G1 $G2 300
+$ns queue-limit $G2 $G1 301
+for {set i 1} {$i <= $n} {incr i} {
+    $ns duplex-link $G2 $D($i) 100Mb 5ms DropTail
+    $ns queue-limit $G2 $D($i) 1001
+    $ns queue-limit $D($i) $G2 1001
+}
+
+# Edge: TSW2CM (window 1 s, fixed in ns-2.35's dsPolicy.cc), CIR 5 Mb/s for S1..S10 and
+# 1 Mb/s for S11..S20; in profile -> code point 10 (AF11), out -> 11 (AF12).
+for {set i 1} {$i <= $n} {incr i} {
+    set q [[$ns link $S($i) $G1] queue]
+    set cir [expr {$i <= 10 ? 5000000 : 1000000}]
+    $q meanPktSize 500
+    $q set numQueues_ 1
+    $q setNumPrec 2
+    $q addPolicyEntry [$S($i) id] [$D($i) id] TSW2CM 10 $cir
+    $q addPolicerEntry TSW2CM 10 11
+    $q addPHBEntry 10 0 0
+    $q addPHBEntry 11 0 1
+    $q setMREDMode DROP
+    $q configQ 0 0 1000 1000 1.0
+    $q configQ 0 1 1000 1000 1.0
+}
+
+# Core: coupled RIO (ns-2's RIO-C: the average of precedence 1 counts precedences 0 and 1),
+# AF11 (200, 250, 1/50, w_q 0.002), AF12 (minth_out, maxth_out, 1/den, w_qout), 300 packets.
+set core [[$ns link $G1 $G2] queue]
+$core meanPktSize 500
+$core set numQueues_ 1
+$core setNumPrec 2
+$core addPHBEntry 10 0 0
+$core addPHBEntry 11 0 1
+$core setMREDMode RIO-C
+$core configQ 0 0 200 250 0.02 0.002
+$core configQ 0 1 $minout $maxout [expr {1.0 / $pden}] $wout
+
+set tf [open $tfile w]
+$ns trace-queue $G1 $G2 $tf
+
+set cls(Reno) Agent/TCP/Reno
+set cls(Newreno) Agent/TCP/Newreno
+set cls(Sack) Agent/TCP/Sack1
+set sinkcls(Reno) Agent/TCPSink
+set sinkcls(Newreno) Agent/TCPSink
+set sinkcls(Sack) Agent/TCPSink/Sack1
+for {set i 1} {$i <= $n} {incr i} {
+    set tcp($i) [new $cls($tcpv)]
+    $tcp($i) set fid_ $i
+    set sink($i) [new $sinkcls($tcpv)]
+    $ns attach-agent $S($i) $tcp($i)
+    $ns attach-agent $D($i) $sink($i)
+    $ns connect $tcp($i) $sink($i)
+    set ftp($i) [new Application/FTP]
+    $ftp($i) attach-agent $tcp($i)
+    $ns at 0.0 "$ftp($i) start"
+}
+proc finish {} {
+    global ns tf
+    $ns flush-trace
+    close $tf
+    exit 0
+}
+$ns at $dur "finish"
+$ns run

@@ -1,0 +1,84 @@
+//! Differential check against ns-2.35 (issue 14): RFC 4828 App. B.1, Table 7's TCP column.
+//!
+//! The same network and TCP run in ns-2.35 (`bench/ns2/seeds/rfc4828_table7_tcp.tcl`; its
+//! per-seed outputs are checked in under `tests/data/ns2/` with their source, so ns-2 is not
+//! needed here) and in qoslab (`scenarios/rfc4828/table7/sack-packet-loss.toml`, loss rate set
+//! per row, full 100 s with the second half measured). Where the two agree (drop rates
+//! 0.005..0.1, within 2.5 % on 3-seed means, `bench/ns2/seeds/README.md`), this test keeps
+//! them agreeing: our mean send rate over seeds 1..3 must lie within 5 % of ns-2's mean over
+//! its 5 seeds (the issue's bound for throughput on identical scenarios; ns-2's own
+//! seed-to-seed spread is about ±4 %).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use qoslab_sim::scenario::load;
+use qoslab_sim::scenario::spec::LossSpec;
+use qoslab_sim::Simulator;
+
+fn manifest(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// ns-2's per-seed values by drop rate (as written in the file).
+fn ns2_reference() -> BTreeMap<String, Vec<f64>> {
+    let path = manifest("tests/data/ns2/rfc4828_table7_tcp.csv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let mut m: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), 3, "{path:?}: bad line {line:?}");
+        m.entry(f[0].to_string())
+            .or_default()
+            .push(f[2].parse().unwrap());
+    }
+    m
+}
+
+/// Our mean send rate per flow (Kb/s) at drop rate `p`, seed `seed`.
+fn ours(p: f64, seed: u64) -> f64 {
+    let mut s = load(&manifest(
+        "../../scenarios/rfc4828/table7/sack-packet-loss.toml",
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut n = 0;
+    for l in s.links.iter_mut() {
+        if matches!(l.loss, Some(LossSpec::Packet { p: old }) if old > 0.0) {
+            l.loss = Some(LossSpec::Packet { p });
+            n += 1;
+        }
+    }
+    assert_eq!(n, 1, "one lossy link expected in sack-packet-loss.toml");
+    let r = Simulator::new(s, seed).unwrap().run().unwrap();
+    r.flows.iter().map(|f| f.send_rate_bps / 1e3).sum::<f64>() / r.flows.len() as f64
+}
+
+fn check(p: &str) {
+    let refs = ns2_reference();
+    let ns2 = &refs[p];
+    let ns2_mean = ns2.iter().sum::<f64>() / ns2.len() as f64;
+    let pf: f64 = p.parse().unwrap();
+    let ours_mean = (1..=3).map(|s| ours(pf, s)).sum::<f64>() / 3.0;
+    let rel = ours_mean / ns2_mean - 1.0;
+    eprintln!("drop rate {p}: qoslab {ours_mean:.2} Kb/s, ns-2.35 {ns2_mean:.2} Kb/s");
+    assert!(
+        rel.abs() <= 0.05,
+        "drop rate {p}: qoslab {ours_mean:.2} Kb/s vs ns-2.35 {ns2_mean:.2} Kb/s ({:+.1} %)",
+        100.0 * rel
+    );
+}
+
+#[test]
+fn sack_send_rate_matches_ns2_at_1_percent() {
+    check("0.01");
+}
+
+#[test]
+fn sack_send_rate_matches_ns2_at_5_percent() {
+    check("0.05");
+}
+
+#[test]
+fn sack_send_rate_matches_ns2_at_10_percent() {
+    check("0.1");
+}
