@@ -18,7 +18,7 @@
 //! | [`parse`] | TOML `[pcn]` files → [`PcnSpec`], errors with file:line:key | |
 //! | [`topology`] | single link, RTT, parking lots: PCN links and IEA paths | §10.1, Figs. A.1–A.3 |
 //! | [`traffic`] | CBR, on-off VBR and SVD sources; randomization | §10.2, §11.4.1, §12 |
-//! | [`events`] | the event set: (time, seq) min-heap of packed 24-byte entries | |
+//! | [`events`] | the event set: a timing wheel ordered by (time, packed payload) | |
 //! | [`marking`] | the marker of each PCN link (STM, fractional, CL) | §3.1, §14, §10.5 |
 //! | [`edge`] | egress/ingress state machines per IEA (STM or CL) | §3.2, §3.3, §10.5 |
 //! | [`engine`] | calls, signalling, forwarding, termination, conservation | §10.1, §10.3 |
