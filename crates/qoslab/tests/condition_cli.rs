@@ -1,35 +1,12 @@
 //! `qoslab condition` through the binary: exit codes, messages and a hand-computed output.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/condition")
-        .join(name)
-}
-
-fn run(chain: &Path, trace: &Path, out: &Path) -> (i32, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_qoslab"))
-        .arg("condition")
-        .arg("--chain")
-        .arg(chain)
-        .arg("--trace")
-        .arg(trace)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .expect("run qoslab");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{data, run};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("condition_cli");
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+    common::tmp_in("condition_cli", name)
 }
 
 #[test]

@@ -3,37 +3,13 @@
 //! so that more packets are green), the green RAS never later than the plain one, and
 //! refused couplings.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/condition")
-        .join(name)
-}
+mod common;
+use common::{data, run};
 
 fn tmp(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("condition_shapers");
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
-/// Runs `qoslab condition`; (exit code, stderr).
-fn run(chain: &Path, trace: &Path, out: &Path) -> (i32, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_qoslab"))
-        .arg("condition")
-        .arg("--chain")
-        .arg(chain)
-        .arg("--trace")
-        .arg(trace)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .expect("run qoslab");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    common::tmp_in("condition_shapers", name)
 }
 
 /// Exact decimal seconds ("0.001200000") to ns.
