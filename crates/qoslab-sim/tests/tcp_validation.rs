@@ -267,18 +267,20 @@ fn rfc4828_table7_tcp_keeps_falling_beyond_p_0_2() {
 /// Payload bytes per data packet in the ns-3 workload (542 B on the wire).
 const NS3_SEGMENT: f64 = 500.0;
 
-/// The recorded ns-3 run for `queue` ("red" / "droptail") and its diagnostics.
-fn ns3_reference(queue: &str) -> (serde_json::Value, serde_json::Value) {
+/// The recorded ns-3 run for `queue` ("red" / "droptail"). (The per-flow diagnostics of an
+/// instrumented ns-3 build that is not kept were dropped from the file: nothing in the
+/// repository regenerates them — issue 17. The resent-segment counts quoted in the docs
+/// below are that earlier measurement.)
+fn ns3_reference(queue: &str) -> serde_json::Value {
     let text = std::fs::read_to_string(repo_path("bench/ns3_reference.json")).unwrap();
     let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let run = doc["runs"]
+    doc["runs"]
         .as_array()
         .unwrap()
         .iter()
         .find(|r| r["queue"] == queue)
         .unwrap_or_else(|| panic!("no ns-3 run for {queue}"))
-        .clone();
-    (run, doc["diagnostics"][queue].clone())
+        .clone()
 }
 
 /// Our run of `scenarios/bench/dumbbell-{queue}.toml` next to ns-3's.
@@ -287,8 +289,6 @@ struct Ns3Comparison {
     ns3_goodput: f64,
     ours_pkts: f64,
     ns3_pkts: f64,
-    /// ns-3's bottleneck data packets that carried a sequence number already sent over it.
-    ns3_dups: f64,
 }
 
 fn ns3_compare(queue: &str) -> Ns3Comparison {
@@ -297,7 +297,7 @@ fn ns3_compare(queue: &str) -> Ns3Comparison {
 
 /// Our means over `seeds` next to ns-3's run.
 fn ns3_compare_seeds(queue: &str, seeds: &[u64]) -> Ns3Comparison {
-    let (ns3, diag) = ns3_reference(queue);
+    let ns3 = ns3_reference(queue);
     let runs: Vec<_> = seeds
         .iter()
         .map(|&seed| {
@@ -324,12 +324,10 @@ fn ns3_compare_seeds(queue: &str, seeds: &[u64]) -> Ns3Comparison {
         ns3_goodput: ns3["goodput_mbps"].as_f64().unwrap(),
         ours_pkts: mean(&bottleneck),
         ns3_pkts: ns3["bottleneck_pkts_dequeued"].as_f64().unwrap(),
-        ns3_dups: diag["bottleneck_data_pkts_seen_before"].as_f64().unwrap(),
     };
     println!(
         "{queue:>8}: goodput ours {:.3} / ns-3 {:.3} Mb/s ({:+.1} %); bottleneck pkts ours {} / ns-3 {} \
-         ({:+.1} %); drops ours {} / ns-3 {}; Jain ours {:.4} / ns-3 {}; ns-3 retransmitted \
-         already-delivered segments: {}",
+         ({:+.1} %); drops ours {} / ns-3 {}; Jain ours {:.4}",
         c.ours_goodput,
         c.ns3_goodput,
         100.0 * (c.ours_goodput / c.ns3_goodput - 1.0),
@@ -339,8 +337,6 @@ fn ns3_compare_seeds(queue: &str, seeds: &[u64]) -> Ns3Comparison {
         q.total.total_drops(),
         ns3["bottleneck_pkts_dropped"],
         r.aggregate.jain_index,
-        diag["jain_index"],
-        c.ns3_dups
     );
     c
 }
