@@ -60,7 +60,7 @@ use super::cell::Framing;
 use super::spec::{AtmLink, AtmNode, AtmNodeKind, AtmScenario, BufferSpec, PolicySpec, VcSpec};
 use crate::scenario::error::ErrorKind;
 use crate::scenario::flow;
-use crate::scenario::parse::with_root;
+use crate::scenario::parse::{load_with, run_window, with_root_table};
 use crate::scenario::reader::{instances, Field, Res, Tbl};
 use crate::scenario::ScenarioError;
 
@@ -114,24 +114,12 @@ pub fn is_atm(text: &str) -> bool {
 
 /// Reads an ATM scenario file from disk.
 pub fn load(path: &Path) -> Result<AtmScenario, ScenarioError> {
-    let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::io(&shown, &e))?;
-    parse_str(&text, &shown)
+    load_with(path, parse_str)
 }
 
 /// Parses and validates an ATM scenario.
 pub fn parse_str(text: &str, file: &str) -> Result<AtmScenario, ScenarioError> {
-    with_root(text, file, |cx, entries| {
-        let root = Tbl {
-            cx,
-            entries,
-            span: 0..0,
-            path: String::new(),
-            inst: None,
-            fallback: None,
-        };
-        scenario(&root, file)
-    })
+    with_root_table(text, file, |root| scenario(root, file))
 }
 
 fn table_list<'a>(root: &Tbl<'a>, key: &str) -> Res<Vec<Tbl<'a>>> {
@@ -170,21 +158,7 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
             .unwrap_or_else(|| "atm".into()),
     };
     let seed = root.get("seed").map_or(Ok(1), |f| f.uint(u64::MAX))?;
-    let dur_f = root.req("duration")?;
-    let duration = dur_f.clone().duration()?;
-    if duration == Duration::ZERO {
-        return Err(dur_f.err(ErrorKind::BadValue, "must be > 0"));
-    }
-    let warmup = match root.get("warmup") {
-        None => Duration::ZERO,
-        Some(f) => {
-            let w = f.clone().duration()?;
-            if w >= duration {
-                return Err(f.err(ErrorKind::Relation, "must be below duration"));
-            }
-            w
-        }
-    };
+    let (duration, warmup) = run_window(root)?;
     let framing = match root.get("framing") {
         None => Framing::Raw,
         Some(f) => Framing::from_name(f.choice(&Framing::NAMES)?).expect("a listed name"),

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use qoslab_algo::{Duration, Rate};
 
-use crate::scenario::{quoted_list, with_root, ErrorKind, Field, Res, ScenarioError, Tbl};
+use crate::scenario::{quoted_list, ErrorKind, Field, Res, ScenarioError, Tbl};
 
 use super::spec::*;
 
@@ -44,22 +44,12 @@ pub fn is_pcn_scenario(text: &str) -> bool {
 
 /// Reads a PCN scenario file from disk.
 pub fn load(path: &Path) -> Result<PcnSpec, ScenarioError> {
-    let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::io(&shown, &e))?;
-    parse_str(&text, &shown)
+    crate::scenario::parse::load_with(path, parse_str)
 }
 
 /// Reads and validates a PCN scenario; `file` names it in errors.
 pub fn parse_str(text: &str, file: &str) -> Result<PcnSpec, ScenarioError> {
-    with_root(text, file, |cx, entries| {
-        let root = Tbl {
-            cx,
-            entries,
-            span: 0..0,
-            path: String::new(),
-            inst: None,
-            fallback: None,
-        };
+    crate::scenario::parse::with_root_table(text, file, |root| {
         root.check_keys(&["pcn"], "a PCN scenario (everything goes under [pcn])")?;
         let pcn = root.req("pcn")?.table()?;
         read(&pcn, file)

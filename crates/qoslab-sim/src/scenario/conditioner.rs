@@ -49,9 +49,8 @@
 //!   and reported at the stage with the rule's name and source.
 
 use super::error::{line_col, ErrorKind, ScenarioError};
-use super::reader::{Cx, Field, Res, Tbl};
+use super::reader::{Field, Res, Tbl};
 use super::spec::{ConditionerSpec, MeterSpec};
-use super::value::{Key, Val};
 use qoslab_algo::meter::{
     srtcm::SrTcmParams, token_bucket::PolicerAction, token_bucket::TbPolicerParams,
     trtcm::TrTcmParams, tsw::Tsw2cmParams, tsw::DEFAULT_WINDOW, tsw3cm::Tsw3cmParams, ColorMode,
@@ -210,18 +209,11 @@ pub(crate) fn conditioner(f: Field<'_>, link_rate: Rate) -> Res<ConditionerSpec>
 /// pbs = "6000B"
 /// ```
 pub fn parse_chain_str(text: &str, file: &str) -> Result<ChainSpec, ScenarioError> {
-    super::parse::with_root(text, file, chain)
+    super::parse::with_root_table(text, file, chain)
 }
 
-fn chain(cx: &Cx<'_>, entries: &[(Key, Val)]) -> Result<ChainSpec, ScenarioError> {
-    let root = Tbl {
-        cx,
-        entries,
-        span: 0..0,
-        path: String::new(),
-        inst: None,
-        fallback: None,
-    };
+fn chain(root: &Tbl<'_>) -> Result<ChainSpec, ScenarioError> {
+    let cx = root.cx;
     root.check_keys(&["seed", "af_class", "stage"], "a chain file")?;
     let seed = root.get("seed").map_or(Ok(1), |f| f.uint(u64::MAX))?;
     let af_class = match root.get("af_class") {

@@ -166,5 +166,5 @@ pub use conditioner::{parse_chain_str, ChainSpec, StageParams, StageSpec, DEFAUL
 pub use error::{ErrorKind, ScenarioError};
 pub use parse::{load, parse_str};
 // For the PCN engine's scenario reader (`crate::pcn::parse`).
-pub(crate) use parse::with_root;
+
 pub(crate) use reader::{quoted_list, Field, Res, Tbl};

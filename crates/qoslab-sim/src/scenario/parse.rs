@@ -66,7 +66,7 @@ const DEFAULTS_KEYS: &[&str] = &["tcp", "cbr", "poisson", "tfrc", "link"];
 
 /// Reads and validates a scenario file. `file` names it in error messages.
 pub fn parse_str(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
-    with_root(text, file, |cx, entries| Parser { cx }.scenario(entries))
+    with_root_table(text, file, |root| Parser { cx: root.cx }.scenario(root))
 }
 
 /// Parses `text` as TOML (a syntax error is reported with its line and column) and hands
@@ -102,11 +102,65 @@ pub(crate) fn with_root<T>(
     f(&cx, entries)
 }
 
-/// Reads a scenario file from disk.
-pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+/// [`with_root`] with the root handed over as a located table (key path "").
+pub(crate) fn with_root_table<T>(
+    text: &str,
+    file: &str,
+    f: impl FnOnce(&Tbl<'_>) -> Result<T, ScenarioError>,
+) -> Result<T, ScenarioError> {
+    with_root(text, file, |cx, entries| {
+        f(&Tbl {
+            cx,
+            entries,
+            span: 0..0,
+            path: String::new(),
+            inst: None,
+            fallback: None,
+        })
+    })
+}
+
+/// Reads `path` and hands its text and shown name to `parse`: the one I/O path of every
+/// kind of scenario file (IP, PCN, ATM).
+pub(crate) fn load_with<T>(
+    path: &Path,
+    parse: impl FnOnce(&str, &str) -> Result<T, ScenarioError>,
+) -> Result<T, ScenarioError> {
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::io(&shown, &e))?;
-    parse_str(&text, &shown)
+    parse(&text, &shown)
+}
+
+/// A run's `duration` (required, > 0) and `warmup` (default 0, below the duration): the
+/// window every kind of scenario has.
+pub(crate) fn run_window(root: &Tbl<'_>) -> Res<(Duration, Duration)> {
+    let dur_f = root.req("duration")?;
+    let duration = dur_f.clone().duration()?;
+    if duration == Duration::ZERO {
+        return Err(dur_f.err(ErrorKind::BadValue, "must be > 0"));
+    }
+    let warmup = match root.get("warmup") {
+        None => Duration::ZERO,
+        Some(f) => {
+            let w = f.clone().duration()?;
+            if w >= duration {
+                return Err(f.err(
+                    ErrorKind::Relation,
+                    format!(
+                        "must be below duration = {} (statistics cover [warmup, duration))",
+                        show(duration)
+                    ),
+                ));
+            }
+            w
+        }
+    };
+    Ok((duration, warmup))
+}
+
+/// Reads a scenario file from disk.
+pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+    load_with(path, parse_str)
 }
 
 struct Parser<'a> {
@@ -133,15 +187,7 @@ struct Named {
 }
 
 impl<'a> Parser<'a> {
-    fn scenario(&self, entries: &'a [(Key, Val)]) -> Res<Scenario> {
-        let root = Tbl {
-            cx: self.cx,
-            entries,
-            span: 0..0,
-            path: String::new(),
-            inst: None,
-            fallback: None,
-        };
+    fn scenario(&self, root: &Tbl<'a>) -> Res<Scenario> {
         root.check_keys(TOP_KEYS, "the top level")?;
 
         let name = match root.get("name") {
@@ -149,27 +195,7 @@ impl<'a> Parser<'a> {
             None => file_stem(self.cx.file),
         };
         let seed = root.get("seed").map_or(Ok(1), |f| f.uint(u64::MAX))?;
-        let dur_f = root.req("duration")?;
-        let duration = dur_f.clone().duration()?;
-        if duration == Duration::ZERO {
-            return Err(dur_f.err(ErrorKind::BadValue, "must be > 0"));
-        }
-        let warmup = match root.get("warmup") {
-            None => Duration::ZERO,
-            Some(f) => {
-                let w = f.clone().duration()?;
-                if w >= duration {
-                    return Err(f.err(
-                        ErrorKind::Relation,
-                        format!(
-                            "must be below duration = {} (statistics cover [warmup, duration))",
-                            show(duration)
-                        ),
-                    ));
-                }
-                w
-            }
-        };
+        let (duration, warmup) = run_window(root)?;
         let defaults = self.defaults(&root)?;
         let (nodes, node_index) = self.nodes(&root)?;
         let links = self.links(&root, &nodes, &node_index, &defaults)?;
