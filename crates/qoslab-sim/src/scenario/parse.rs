@@ -196,12 +196,12 @@ impl<'a> Parser<'a> {
         };
         let seed = root.get("seed").map_or(Ok(1), |f| f.uint(u64::MAX))?;
         let (duration, warmup) = run_window(root)?;
-        let defaults = self.defaults(&root)?;
-        let (nodes, node_index) = self.nodes(&root)?;
-        let links = self.links(&root, &nodes, &node_index, &defaults)?;
-        let flows = self.flows(&root, &nodes, &node_index, &links, &defaults)?;
-        let webs = self.webs(&root, &nodes, &node_index, &links, &defaults, duration)?;
-        let output = self.output(&root, &links, &flows, duration)?;
+        let defaults = self.defaults(root)?;
+        let (nodes, node_index) = self.nodes(root)?;
+        let links = self.links(root, &nodes, &node_index, &defaults)?;
+        let flows = self.flows(root, &nodes, &node_index, &links, &defaults)?;
+        let webs = self.webs(root, &nodes, &node_index, &links, &defaults, duration)?;
+        let output = self.output(root, &links, &flows, duration)?;
         Ok(Scenario {
             name,
             seed,

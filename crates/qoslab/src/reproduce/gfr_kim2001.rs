@@ -721,26 +721,11 @@ fn table2(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
 
 /// `qoslab reproduce gfr-kim2001`: runs, prints, writes the files.
 pub fn run(args: super::ReproduceArgs) -> Result<(), ReproduceError> {
-    use std::io::IsTerminal;
     let opts = Options {
-        table: args.table,
         seeds: args.seeds,
-        quick: args.quick,
-        threads: args.jobs.unwrap_or(0),
-        progress: std::io::stderr().is_terminal(),
+        ..args.options()
     };
     let t0 = std::time::Instant::now();
     let outcome = reproduce(&opts)?;
-    let dir = args
-        .out
-        .unwrap_or_else(|| std::path::PathBuf::from("out").join("reproduce").join(NAME));
-    super::write_files(&dir, &outcome.files)?;
-    print!("{}", outcome.text);
-    println!("wrote {} ({} files)", dir.display(), outcome.files.len());
-    eprintln!(
-        "{} runs in {:.1} s wall",
-        outcome.runs,
-        t0.elapsed().as_secs_f64()
-    );
-    Ok(())
+    super::publish(NAME, args.out, &outcome, None, t0)
 }

@@ -197,20 +197,44 @@ pub fn run(args: ReproduceArgs) -> Result<(), ReproduceError> {
         .find(|e| e.name == args.name)
         .expect("every name is registered");
     let opts = Options {
-        table: args.table,
         seeds: args.seeds,
-        quick: args.quick,
-        threads: args.jobs.unwrap_or(0),
-        progress: std::io::stderr().is_terminal(),
+        ..args.options()
     };
     let t0 = std::time::Instant::now();
     let outcome = reproduce(exp, &opts)?;
-    let dir = args
-        .out
-        .unwrap_or_else(|| PathBuf::from("out").join("reproduce").join(exp.name));
+    publish(exp.name, args.out, &outcome, None, t0)
+}
+
+impl ReproduceArgs {
+    /// The run options these arguments ask for (seeds left to the experiment's policy).
+    pub(crate) fn options(&self) -> Options {
+        Options {
+            table: self.table.clone(),
+            seeds: None,
+            quick: self.quick,
+            threads: self.jobs.unwrap_or(0),
+            progress: std::io::stderr().is_terminal(),
+        }
+    }
+}
+
+/// Writes `outcome`'s files under `out` (default `out/reproduce/<name>`), prints its report,
+/// then on stderr `engine` (a speed line, if any) and the wall time since `t0`: the end of
+/// every experiment's `run`.
+pub(crate) fn publish(
+    name: &str,
+    out: Option<PathBuf>,
+    outcome: &Outcome,
+    engine: Option<&str>,
+    t0: std::time::Instant,
+) -> Result<(), ReproduceError> {
+    let dir = out.unwrap_or_else(|| PathBuf::from("out").join("reproduce").join(name));
     write_files(&dir, &outcome.files)?;
     print!("{}", outcome.text);
     println!("wrote {} ({} files)", dir.display(), outcome.files.len());
+    if let Some(e) = engine {
+        eprintln!("{e}");
+    }
     eprintln!(
         "{} runs in {:.1} s wall",
         outcome.runs,

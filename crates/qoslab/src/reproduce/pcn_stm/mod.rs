@@ -23,12 +23,10 @@ pub mod tables;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::IsTerminal;
-use std::path::PathBuf;
 
 use qoslab_sim::pcn::{PcnResult, PcnSpec};
 
-use super::{runner, write_files, Outcome, ReproduceArgs, ReproduceError};
+use super::{runner, Outcome, ReproduceArgs, ReproduceError};
 
 pub const NAME: &str = "pcn-stm";
 
@@ -85,28 +83,17 @@ pub fn run(args: ReproduceArgs) -> Result<(), ReproduceError> {
     if seeds == 0 {
         return Err(ReproduceError::BadArgs("--seeds must be at least 1".into()));
     }
+    let o = args.options();
     let opts = Options {
-        table: args.table,
+        table: o.table,
         seeds,
-        quick: args.quick,
-        threads: args.jobs.unwrap_or(0),
-        progress: std::io::stderr().is_terminal(),
+        quick: o.quick,
+        threads: o.threads,
+        progress: o.progress,
     };
     let t0 = std::time::Instant::now();
     let (outcome, engine) = reproduce_timed(&opts)?;
-    let dir = args
-        .out
-        .unwrap_or_else(|| PathBuf::from("out").join("reproduce").join(NAME));
-    write_files(&dir, &outcome.files)?;
-    print!("{}", outcome.text);
-    println!("wrote {} ({} files)", dir.display(), outcome.files.len());
-    eprintln!("{engine}");
-    eprintln!(
-        "{} runs in {:.1} s wall",
-        outcome.runs,
-        t0.elapsed().as_secs_f64()
-    );
-    Ok(())
+    super::publish(NAME, args.out, &outcome, Some(&engine), t0)
 }
 
 /// Plans, runs and renders the selected tables and figures. The outcome does not depend on
