@@ -3,6 +3,7 @@
 
   compare.py ours VARIANT QUEUE SEED SUMMARY_JSON   -> one JSON line for a `qoslab run`
   compare.py table NS3.jsonl OURS.jsonl             -> markdown table (means over runs)
+  compare.py reference NS3.jsonl MEASURED_UTC       -> bench/ns3_reference.json (stdout)
 
 NS3.jsonl comes from bench/ns3/dumbbell_flows.cc (bench/ns3/run.sh), OURS.jsonl from
 `compare.py ours` over scenarios/bench/dumbbell-{droptail,red}.toml with the flows' variant
@@ -52,6 +53,24 @@ def table(ns3_file, ours_file):
                   f"| {mean('bottleneck_pkts_dropped'):,.0f} |")
 
 
+def reference(ns3_file, measured_utc):
+    """The whole of bench/ns3_reference.json, from the runs bench/ns3/run.sh just made: every
+    recorded ns-3 figure the tests read comes from this command (issue 17)."""
+    runs = [json.loads(l) for l in open(ns3_file) if l.strip()]
+    doc = {
+        "what": "ns-3 3.44 runs of bench/ns3/dumbbell_flows.cc (our own ns-3 program of the "
+                "bench dumbbell, the workload of the shared peer /work/shared/peers/ns3_dumbbell.cc, "
+                "printing each flow's goodput), SACK off and on; RED over RngRun 1..N, drop-tail "
+                "one run (no randomness). The reference for scenarios/bench/dumbbell-{red,droptail}.toml, "
+                "read by crates/qoslab-sim/tests/tcp_validation.rs. Written by bench/ns3/run.sh; "
+                "nothing in it is edited by hand.",
+        "measured_utc": measured_utc,
+        "command": "bash bench/ns3/run.sh %d" % max(r["run"] for r in runs),
+        "runs": runs,
+    }
+    print(json.dumps(doc, indent=1))
+
+
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]
-    {"ours": ours, "table": table}[cmd](*args)
+    {"ours": ours, "table": table, "reference": reference}[cmd](*args)

@@ -4,7 +4,8 @@
 # SACK off and on, RED over runs 1..RUNS (drop-tail has no randomness: one run).
 # Then runs ours on the same workload (scenarios/bench/dumbbell-{droptail,red}.toml with the
 # flows' variant set to newreno and to sack; seeds 1..RUNS).
-# Output: bench/results/ns3_flows.jsonl and ours_flows.jsonl (one JSON line per run), and
+# Output: bench/results/ns3_flows.jsonl and ours_flows.jsonl (one JSON line per run),
+# bench/ns3_reference.json (written from ns3_flows.jsonl by `compare.py reference`), and
 # the side-by-side table of `python3 bench/ns3/compare.py table ...`.
 set -eu
 B=${BENCH:-/tmp/bench}
@@ -28,6 +29,8 @@ for sack in 0 1; do
     "$BIN" --queue=red --sack=$sack --run=$r >> "$OUT"
   done
 done
+# The recorded reference the tests read is this run's output, written whole (issue 17).
+python3 "$HERE/compare.py" reference "$OUT" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > "$HERE/../ns3_reference.json"
 
 ROOT=$HERE/../..
 cargo build --release -q -p qoslab --manifest-path "$ROOT/Cargo.toml"
