@@ -43,7 +43,7 @@ use stats::Summary;
 /// The command line of `qoslab reproduce`.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct ReproduceArgs {
-    /// Experiment: rio-hori2001, rfc2963, rfc4828 or pcn-stm.
+    /// Experiment: rio-hori2001, rfc2963, rfc4828, pcn-stm or gfr-kim2001.
     pub name: String,
     /// Run only this table or figure (e.g. 1, 4, a3, fig2).
     #[arg(long)]
