@@ -11,7 +11,8 @@
 #   std14    Table 8  standard TFRC, same stream
 #   sp200    Table 9  TFRC-SP, 200 B + 32 B header, 100 pkt/s (160 Kb/s of data)
 #   std200   Table 9  standard TFRC, same stream
-# Every flow starts at a uniform time in [0, 1 s). Prints per group the mean send rate per
+# TFRC-SP receivers use ShortIntervals_ 1 (below). Every flow starts at a uniform time in
+# [0, 1 s). Prints per group the mean send rate per
 # flow over 50..100 s in Kb/s (1000 b/s): the bytes of the group's packets that entered the
 # A -> B link (a flow monitor on it; the error model sits after the queue, so dropped
 # packets are counted as sent), and the measured packet size on the wire.
@@ -68,6 +69,10 @@ foreach g $groups {
         $tf set packetSize_ $size
         $tf set headersize_ $hdr
         set sink [new Agent/TFRCSink]
+        # TFRC-SP's receiver side: loss intervals shorter than 2 RTTs counted as in RFC
+        # 4828 §3 (ShortIntervals_ 1, the setting of ns-2's own VoIP tests in
+        # tcl/test/test-suite-friendly.tcl); standard TFRC keeps the default 0.
+        $sink set ShortIntervals_ $voip
         $ns attach-agent $A $tf
         $ns attach-agent $B $sink
         $ns connect $tf $sink
