@@ -160,7 +160,19 @@ proc snap {} {
     }
     return $out
 }
-proc mark {} { global s50; set s50 [snap] }
+# Web bytes arriving at R1->R2 (forward pool, flow id 100: responses; reverse pool, 101:
+# requests and ACKs), for the diagnostic line "web".
+proc webbytes {} {
+    global fmon
+    set cl [$fmon classifier]
+    set out {}
+    foreach f {100 101} {
+        set fl [$cl lookup auto 0 0 $f]
+        lappend out [expr {$fl == "" ? 0 : [$fl set barrivals_]}]
+    }
+    return $out
+}
+proc mark {} { global s50 w50; set s50 [snap]; set w50 [webbytes] }
 proc done {} {
     global s50 nsess qlim
     set s [snap]
@@ -172,6 +184,11 @@ proc done {} {
         set dr [expr {$na > 0 ? double($drop - $drop0) / $na : 0}]
         puts [format "group=%s sessions=%s send_kbps=%.3f drop_rate=%.5f" $g $nsess $rate $dr]
     }
+    global w50
+    set w [webbytes]
+    puts [format "web fwd_kbps=%.2f rev_kbps=%.2f" \
+              [expr {([lindex $w 0] - [lindex $w50 0]) * 8.0 / 50.0 / 1000.0}] \
+              [expr {([lindex $w 1] - [lindex $w50 1]) * 8.0 / 50.0 / 1000.0}]]
     exit 0
 }
 $ns at 50.0 "mark"
