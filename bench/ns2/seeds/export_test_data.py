@@ -18,9 +18,11 @@ CELLS = [
     ("Reno", 60, 200, 5, "0.002", None), ("Reno", 60, 200, 100, "0.002", None),
     ("Sack", 60, 200, 50, "0.002", None), ("Sack", 60, 200, 100, "0.002", None),
 ]
-CELLS += [tuple(c) for c in [
-    # filled in below from the Table 1 / Table 3 results
-]]
+# Table 1 (maxth_out 200, maxp 1/10)
+CELLS += [
+    ("Newreno", 80, 200, 10, "0.002", None), ("Reno", 100, 200, 10, "0.002", None),
+    ("Sack", 100, 200, 10, "0.002", None),
+]
 HEADER = """# ns-2.35 (Debian package ns2 2.35) reference: the RIO seed (Hori et al. 2001), cells of
 # Tables 1-3 where ns-2.35 and qoslab's RFC-mode TCP agree (bench/ns2/seeds/README.md).
 # Source: bench/ns2/seeds/rio_hori2001.tcl (written for qoslab, issue 14), run as
