@@ -74,8 +74,8 @@ fn ours(seed: u64) -> [[f64; 3]; 10] {
     for f in &r.flows {
         let i: usize = f.name.trim_start_matches('w').parse().unwrap();
         let lan = (i - 1) / 10;
-        for c in 0..3 {
-            out[lan][c] += f.measured.delivered_by_color[c] as f64 * 8.0 / MEASURED_S / 1e6;
+        for (o, &b) in out[lan].iter_mut().zip(&f.measured.delivered_by_color) {
+            *o += b as f64 * 8.0 / MEASURED_S / 1e6;
         }
     }
     out
