@@ -23,6 +23,11 @@ CELLS += [
     ("Newreno", 80, 200, 10, "0.002", None), ("Reno", 100, 200, 10, "0.002", None),
     ("Sack", 100, 200, 10, "0.002", None),
 ]
+# Table 3 (Reno, (60, 200, 1/10), w_qout swept): the ns-2 runs with In's weight = w_qout
+CELLS += [
+    ("Reno", 60, 200, 10, "0.1", "0.1"), ("Reno", 60, 200, 10, "0.5", "0.5"),
+    ("Reno", 60, 200, 10, "1", "0.999"),
+]
 HEADER = """# ns-2.35 (Debian package ns2 2.35) reference: the RIO seed (Hori et al. 2001), cells of
 # Tables 1-3 where ns-2.35 and qoslab's RFC-mode TCP agree (bench/ns2/seeds/README.md).
 # Source: bench/ns2/seeds/rio_hori2001.tcl (written for qoslab, issue 14), run as
