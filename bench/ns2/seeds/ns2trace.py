@@ -2,7 +2,8 @@
 
 Queue seen by arrivals: packets waiting in the queue (not the one being transmitted) just
 before each arrival ('+'), over [warmup, duration); ql_zero is the fraction of arrivals that
-find it empty. Throughput: bits dequeued ('-') in [warmup, duration) over that time.
+find it empty; ql_p90 / ql_p99 are nearest-rank percentiles (the smallest length k with at
+least ceil(q n) arrivals seeing <= k, as qoslab's stats.rs computes them). Throughput: bits dequeued ('-') in [warmup, duration) over that time.
 """
 import math
 import sys
@@ -38,7 +39,18 @@ def stats(path, warmup, duration):
                 q -= 1
                 if warmup <= t < duration:
                     drops += 1
+    if n == 0:
+        raise SystemExit(f"{path}: no arrivals in [{warmup}, {duration}) (did ns-2 stop early?)")
     mean = s / n
+
+    def pct(frac):
+        target = max(math.ceil(frac * n), 1)
+        acc = 0
+        for k in sorted(hist):
+            acc += hist[k]
+            if acc >= target:
+                return k
+        return max(hist)
     var = max(s2 / n - mean * mean, 0.0)
     return {
         "arrivals": n,
@@ -47,6 +59,8 @@ def stats(path, warmup, duration):
         "ql_std": math.sqrt(var),
         "throughput": bits / (duration - warmup) / 1e6,
         "drops": drops,
+        "ql_p90": pct(0.9),
+        "ql_p99": pct(0.99),
     }
 
 

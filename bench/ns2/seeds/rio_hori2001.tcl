@@ -3,8 +3,14 @@
 # Written for qoslab's differential validation (issue 14).
 #
 # usage: ns rio_hori2001.tcl <tcp: Reno|Newreno|Sack> <minth_out> <maxth_out> <maxp_out_den>
-#           <w_qout> <seed> <tracefile> [duration_s]
+#           <w_qout> <seed> <tracefile> [duration_s] [w_in]
 # The trace file holds the bottleneck (G1->G2) queue events only; rio_hori2001.py reads it.
+# w_in (default 0.002) is the EWMA weight of precedence 0 (AF11/In). ns-2.35's RIO-C computes
+# precedence 1's (Out's) average as (1 - w_out) avg_out + w_in qlen_in + w_out qlen_out
+# (diffserv/dsredq.cc calcAvg), which is the average of the whole queue only when w_in =
+# w_out; Table 3 (w_qout swept) is therefore also run with w_in = w_qout (README, finding 2).
+# At the end the core queue's per-code-point counts are printed (dsRED printStats) so that the
+# runner can check that In packets are never early-dropped (then w_in has no other effect).
 
 if {$argc < 7} {
     puts stderr "usage: ns rio_hori2001.tcl tcp minth_out maxth_out maxp_den w_qout seed trace \[dur\]"
@@ -19,6 +25,8 @@ set seed   [lindex $argv 5]
 set tfile  [lindex $argv 6]
 set dur 20.0
 if {$argc > 7} { set dur [lindex $argv 7] }
+set win 0.002
+if {$argc > 8} { set win [lindex $argv 8] }
 
 set ns [new Simulator]
 global defaultRNG
@@ -94,7 +102,7 @@ $core setNumPrec 2
 $core addPHBEntry 10 0 0
 $core addPHBEntry 11 0 1
 $core setMREDMode RIO-C
-$core configQ 0 0 200 250 0.02 0.002
+$core configQ 0 0 200 250 0.02 $win
 $core configQ 0 1 $minout $maxout [expr {1.0 / $pden}] $wout
 
 set tf [open $tfile w]
@@ -118,9 +126,10 @@ for {set i 1} {$i <= $n} {incr i} {
     $ns at 0.0 "$ftp($i) start"
 }
 proc finish {} {
-    global ns tf
+    global ns tf core
     $ns flush-trace
     close $tf
+    $core printStats
     exit 0
 }
 $ns at $dur "finish"

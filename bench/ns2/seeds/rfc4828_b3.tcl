@@ -1,0 +1,196 @@
+# ns-2.35 script of RFC 4828 App. B.3 (Table 12: drop-tail queue in packets at a 3 Mb/s link
+# shared by five SACK TCP flows, five TFRC-SP flows and web traffic), matched to
+# scenarios/rfc4828/b3-droptail.toml with the web parameters below (mapping: README.md here).
+# Written for qoslab's differential validation (issue 14).
+#
+# Web traffic: ns-2's PagePool/WebTraf (webcache/webtraf.tcl), one-way SACK TCP with 512-B
+# segments; per session 10 pages of a constant 10 objects (the counts of Floyd's web.tcl,
+# qoslab's defaults), inter-page Exp(1 s), inter-object Exp(10 ms) and object sizes
+# ParetoII(avg 10 packets, shape 1.2): the distributions of ns-2's own
+# tcl/test/test-suite-webtraf.tcl (create-session). Sessions start uniformly in [0, 100 s);
+# a reverse pool (servers on R2's side) with half as many sessions.
+#
+# usage: ns rfc4828_b3.tcl <web_sessions> <queue_packets> <seed>
+# Prints, over 50..100 s: the mean send rate per flow of the TCP and TFRC-SP groups (Kb/s,
+# data packets sent x wire size: 1500 B, 232 B) and their drop rates at R1->R2 (dropped /
+# arrived data packets of the group, pooled: a flow monitor by flow id).
+
+set nsess [lindex $argv 0]
+set qlim  [lindex $argv 1]
+set seed  [lindex $argv 2]
+set ns [new Simulator]
+global defaultRNG
+$defaultRNG seed $seed
+
+# TCP, as b3-droptail.toml [defaults.tcp]: SACK, Limited Transmit, min RTO 200 ms, tick
+# 10 ms, IW 2, receive window 100 packets, 40 B headers, one ACK per segment. The class
+# default packet size is the web's 512 B; the long-lived flows set 1460 B.
+Agent/TCP set packetSize_ 512
+Agent/TCP set window_ 100
+Agent/TCP set windowInit_ 2
+Agent/TCP set singledup_ 1
+Agent/TCP set minrto_ 0.2
+Agent/TCP set tcpTick_ 0.01
+PagePool/WebTraf set TCPTYPE_ Sack1
+PagePool/WebTraf set TCPSINKTYPE_ TCPSink/Sack1
+PagePool/WebTraf set FID_ASSIGNING_MODE_ 2
+Agent/TFRC set SndrType_ 1
+
+set R1 [$ns node]
+set R2 [$ns node]
+# qoslab Np drop-tail = ns-2 DropTail limit_ N + 1 (probes/droptail_limit.tcl)
+$ns duplex-link $R1 $R2 3Mb 10ms DropTail
+$ns queue-limit $R1 $R2 [expr {$qlim + 1}]
+$ns queue-limit $R2 $R1 [expr {$qlim + 1}]
+set fmon [$ns makeflowmon Fid]
+$ns attach-fmon [$ns link $R1 $R2] $fmon
+
+proc access {a b d} {
+    global ns
+    $ns duplex-link $a $b 100Mb $d DropTail
+    $ns queue-limit $a $b 1001
+    $ns queue-limit $b $a 1001
+}
+# Long-lived host pairs: access delays 5 + 12.5 (i-1) ms on both sides (RTT 40..240 ms).
+for {set i 1} {$i <= 5} {incr i} {
+    set S($i) [$ns node]
+    set D($i) [$ns node]
+    set d [expr {(5.0 + 12.5 * ($i - 1)) / 1000.0}]
+    access $S($i) $R1 $d
+    access $R2 $D($i) $d
+}
+# Web nodes: servers WS_i on R1's side, clients WC_i on R2's, delays 5 + 50 (i-1)/9 ms.
+for {set i 1} {$i <= 10} {incr i} {
+    set WS($i) [$ns node]
+    set WC($i) [$ns node]
+    set d [expr {round((5.0 + 50.0 * ($i - 1) / 9.0) * 1e6) / 1e9}]
+    access $WS($i) $R1 $d
+    access $R2 $WC($i) $d
+}
+
+set start [new RandomVariable/Uniform]
+$start set min_ 0.0
+$start set max_ 1.0
+for {set i 1} {$i <= 5} {incr i} {
+    set tcp($i) [new Agent/TCP/Sack1]
+    $tcp($i) set packetSize_ 1460
+    $tcp($i) set fid_ $i
+    set sink [new Agent/TCPSink/Sack1]
+    $ns attach-agent $S($i) $tcp($i)
+    $ns attach-agent $D($i) $sink
+    $ns connect $tcp($i) $sink
+    set ftp [new Application/FTP]
+    $ftp attach-agent $tcp($i)
+    $ns at [$start value] "$ftp start"
+
+    set tf($i) [new Agent/TFRC]
+    $tf($i) set fid_ [expr {5 + $i}]
+    $tf($i) set voip_ 1
+    $tf($i) set packetSize_ 200
+    $tf($i) set headersize_ 32
+    set tsink [new Agent/TFRCSink]
+    $tsink set ShortIntervals_ 1 ;# TFRC-SP's receiver (as ns-2's VoIP tests in test-suite-friendly)
+    $ns attach-agent $S($i) $tf($i)
+    $ns attach-agent $D($i) $tsink
+    $ns connect $tf($i) $tsink
+    set cbr [new Application/Traffic/CBR]
+    $cbr set packetSize_ 200
+    $cbr set interval_ 0.01
+    $cbr attach-agent $tf($i)
+    $ns at [$start value] "$cbr start"
+}
+
+set sstart [new RandomVariable/Uniform]
+$sstart set min_ 0.0
+$sstart set max_ 100.0
+proc pool {clients servers n fid} {
+    global sstart
+    set pool [new PagePool/WebTraf]
+    $pool set sameFid_ $fid
+    $pool set-num-client [llength $clients]
+    $pool set-num-server [llength $servers]
+    set i 0
+    foreach c $clients { $pool set-client $i $c; incr i }
+    set i 0
+    foreach s $servers { $pool set-server $i $s; incr i }
+    $pool set-num-session $n
+    for {set i 0} {$i < $n} {incr i} {
+        set interPage [new RandomVariable/Exponential]
+        $interPage set avg_ 1
+        set pageSize [new RandomVariable/Constant]
+        $pageSize set val_ 10
+        set interObj [new RandomVariable/Exponential]
+        $interObj set avg_ 0.01
+        set objSize [new RandomVariable/ParetoII]
+        $objSize set avg_ 10
+        $objSize set shape_ 1.2
+        $pool create-session $i 10 [$sstart value] $interPage $pageSize $interObj $objSize
+    }
+    return $pool
+}
+set wcl {}
+set wsv {}
+for {set i 1} {$i <= 10} {incr i} { lappend wcl $WC($i); lappend wsv $WS($i) }
+set fwd [pool $wcl $wsv $nsess 100]
+set rev [pool $wsv $wcl [expr {$nsess / 2}] 101]
+
+proc snap {} {
+    global fmon tcp tf
+    set cl [$fmon classifier]
+    set out {}
+    foreach g {tcp tfrc} {
+        set sent 0
+        set arr 0
+        set drop 0
+        for {set i 1} {$i <= 5} {incr i} {
+            if {$g == "tcp"} {
+                set sent [expr {$sent + [$tcp($i) set ndatapack_]}]
+                set f $i
+            } else {
+                set sent [expr {$sent + [$tf($i) set ndatapack_]}]
+                set f [expr {5 + $i}]
+            }
+            set fl [$cl lookup auto 0 0 $f]
+            if {$fl != ""} {
+                set arr [expr {$arr + [$fl set parrivals_]}]
+                set drop [expr {$drop + [$fl set pdrops_]}]
+            }
+        }
+        lappend out [list $sent $arr $drop]
+    }
+    return $out
+}
+# Web bytes arriving at R1->R2 (forward pool, flow id 100: responses; reverse pool, 101:
+# requests and ACKs), for the diagnostic line "web".
+proc webbytes {} {
+    global fmon
+    set cl [$fmon classifier]
+    set out {}
+    foreach f {100 101} {
+        set fl [$cl lookup auto 0 0 $f]
+        lappend out [expr {$fl == "" ? 0 : [$fl set barrivals_]}]
+    }
+    return $out
+}
+proc mark {} { global s50 w50; set s50 [snap]; set w50 [webbytes] }
+proc done {} {
+    global s50 nsess qlim
+    set s [snap]
+    foreach g {tcp tfrc} i {0 1} size {1500 232} {
+        lassign [lindex $s $i] sent arr drop
+        lassign [lindex $s50 $i] sent0 arr0 drop0
+        set rate [expr {($sent - $sent0) * $size * 8.0 / 50.0 / 1000.0 / 5.0}]
+        set na [expr {$arr - $arr0}]
+        set dr [expr {$na > 0 ? double($drop - $drop0) / $na : 0}]
+        puts [format "group=%s sessions=%s send_kbps=%.3f drop_rate=%.5f" $g $nsess $rate $dr]
+    }
+    global w50
+    set w [webbytes]
+    puts [format "web fwd_kbps=%.2f rev_kbps=%.2f" \
+              [expr {([lindex $w 0] - [lindex $w50 0]) * 8.0 / 50.0 / 1000.0}] \
+              [expr {([lindex $w 1] - [lindex $w50 1]) * 8.0 / 50.0 / 1000.0}]]
+    exit 0
+}
+$ns at 50.0 "mark"
+$ns at 100.0 "done"
+$ns run
