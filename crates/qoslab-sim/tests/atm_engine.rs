@@ -297,14 +297,15 @@ fn pcr_check_at_the_uni() {
                 8192,
                 2,
                 &[(
-                    "mbs = 200 ",
-                    &format!("mbs = 200\npcr = \"{pcr}\"\ncdvt = \"{cdvt}\" "),
+                    "cdvt = \"1ns\" ",
+                    &format!("pcr = \"{pcr}\"\ncdvt = \"{cdvt}\" "),
                 )],
             ),
             1,
         )
     };
-    let off = run(kim(8192, 2, &[]), 1);
+    // table1.toml has the check on (cdvt = "1ns"); without `cdvt` there is none.
+    let off = run(kim(8192, 2, &[("cdvt = \"1ns\" ", "# ")]), 1);
     assert!(off.vcs.iter().all(|v| v.data.pcr_check.is_none()));
     assert!(!serde_json::to_string(&off).unwrap().contains("pcr_check"));
 

@@ -7,8 +7,10 @@
 //! capability applies it to the PCR in ITU-T I.371.1 §6.3.1 "Cell conformance", with the
 //! actions on non-conforming cells in §6.3.4 "UPC/NPC actions". We read the clause titles
 //! from the tables of contents of I.371 (2004) and I.371.1 (2000) through the `search`
-//! tool; the clause bodies were not readable there. The VSA is the textbook one (it agrees
-//! with the worked example we test below, T = 10, τ = 15):
+//! tool; the clause bodies were not readable there. The VSA is the textbook one; we checked
+//! it against a textbook's flow chart and worked example (stored page
+//! `text-id.123dok.com/document/6qm56v48z-…`, "Bandwidth enforcement", Fig. 4.16: T = 10,
+//! τ = 15, cells at 0, 12, 18, 20, …; the test below extends it by hand):
 //!
 //! * **(V1)** a cell arriving at `ta` after its theoretical arrival time (`ta > TAT`)
 //!   conforms, and `TAT ← ta + T`;
