@@ -283,3 +283,119 @@ fn fgcra_tags_at_the_uni_and_refuses_cells_beyond_mfs() {
         assert_eq!(v.goodput_mbps, 0.0);
     }
 }
+
+/// The PCR check GCRA(1/PCR, CDVT) at the UNI (`cdvt` on a VC): off without `cdvt`; with
+/// PCR = the line rate and 1 ns of CDVT every cell conforms (the edge router emits back to
+/// back at exactly the PCR, rounded down to whole ns); with CDVT 0 that rounding alone
+/// makes cells non-conforming; with PCR = half the line rate about every other cell of a
+/// back-to-back frame fails and is discarded, and its frame is lost.
+#[test]
+fn pcr_check_at_the_uni() {
+    let with = |pcr: &str, cdvt: &str| {
+        run(
+            kim(
+                8192,
+                2,
+                &[(
+                    "cdvt = \"1ns\" ",
+                    &format!("pcr = \"{pcr}\"\ncdvt = \"{cdvt}\" "),
+                )],
+            ),
+            1,
+        )
+    };
+    // table1.toml has the check on (cdvt = "1ns"); without `cdvt` there is none.
+    let off = run(kim(8192, 2, &[("cdvt = \"1ns\" ", "# ")]), 1);
+    assert!(off.vcs.iter().all(|v| v.data.pcr_check.is_none()));
+    assert!(!serde_json::to_string(&off).unwrap().contains("pcr_check"));
+
+    let r = with("51.84Mbps", "1ns");
+    for v in &r.vcs {
+        for c in [&v.data, &v.acks] {
+            let p = c.pcr_check.expect("checked");
+            assert_eq!(p.nonconforming, 0, "{}", v.name);
+            assert_eq!(p.cells, p.conforming);
+            // Every cell that reached the UNI was judged: all sent, less those still on
+            // the first link at the end (0.5 ms of propagation ≈ 62 cell times).
+            assert!(p.cells <= c.cells_sent && p.cells + 64 >= c.cells_sent);
+            assert!(!c.cells_dropped_by_reason.contains_key("pcr-nonconforming"));
+        }
+    }
+
+    let r0 = with("51.84Mbps", "0s");
+    let nc: u64 = r0
+        .vcs
+        .iter()
+        .map(|v| v.data.pcr_check.unwrap().nonconforming)
+        .sum();
+    assert!(nc > 0, "integer-ns rounding with CDVT 0");
+
+    let half = with("25.92Mbps", "1ns");
+    for v in &half.vcs {
+        let p = v.data.pcr_check.unwrap();
+        let n = v.data.cells_dropped_by_reason["pcr-nonconforming"];
+        assert_eq!(n, p.nonconforming);
+        // Back-to-back 20-cell frames at twice the PCR: at least 9 of every 20 fail.
+        assert!(p.nonconforming * 20 >= p.cells * 9, "{} {p:?}", v.name);
+        assert_eq!(v.data.frames_delivered, 0, "every frame loses a cell");
+    }
+    let port = half.ports.iter().find(|p| p.name == "R1->SW1");
+    assert!(port.is_none(), "edge ports are not reported");
+}
+
+/// Queue samples: one per interval per switch port, per-VC columns adding up to the total,
+/// and sampling does not change the run (everything but `events` and the series is equal).
+#[test]
+fn queue_samples_add_up_and_do_not_perturb_the_run() {
+    let sc = kim(
+        8192,
+        2,
+        &[(
+            "policy = \"tail-drop\" #",
+            "policy = \"dfba\"\nlbo = 2048\nhbo = 6144 #",
+        )],
+    );
+    let plain = run(sc.clone(), 3);
+    let sampled = AtmSim::new(sc, 3)
+        .unwrap()
+        .with_queue_samples(qoslab_algo::Duration::from_millis(100))
+        .run()
+        .unwrap();
+    let s = sampled
+        .queue_series
+        .iter()
+        .find(|s| s.port == "SW1->SW2")
+        .expect("bottleneck sampled");
+    assert_eq!(s.total.len(), 20);
+    assert_eq!(s.per_vc.len(), 6);
+    assert!(s.total.iter().any(|&x| x > 0));
+    for k in 0..s.total.len() {
+        let sum: u32 = s.per_vc.iter().map(|c| c[k]).sum();
+        assert_eq!(sum, s.total[k], "sample {k}");
+        assert!(s.total[k] <= 8192);
+    }
+    let strip = |r: &AtmResult| {
+        let mut r = r.clone();
+        r.events = 0;
+        r.queue_series.clear();
+        serde_json::to_string(&r).unwrap()
+    };
+    assert_eq!(strip(&plain), strip(&sampled));
+    assert!(plain.queue_series.is_empty());
+}
+
+#[test]
+fn dfba_share_key() {
+    use qoslab_sim::atm::spec::{DfbaShare, PolicySpec};
+    let text = KIM.replace("policy = \"dynamic-threshold\"", "policy = \"dfba\"");
+    let share = |t: &str| match parse_str(t, "t.toml").unwrap().buffer.policy {
+        PolicySpec::Dfba { share, .. } => share,
+        p => panic!("{p:?}"),
+    };
+    assert_eq!(share(&text), DfbaShare::Configured);
+    let b = text.replace("alpha = 0.1", "alpha = 0.1\ndfba_share = \"backlogged\"");
+    assert_eq!(share(&b), DfbaShare::Backlogged);
+    let bad = text.replace("alpha = 0.1", "alpha = 0.1\ndfba_share = \"active\"");
+    let e = parse_str(&bad, "t.toml").unwrap_err().to_string();
+    assert!(e.contains("dfba_share") && e.contains("backlogged"), "{e}");
+}

@@ -1,40 +1,61 @@
 //! DFBA: Differential Fair Buffer Allocation (Goyal, Jain, Fahmy & Vandalore).
 //!
-//! # Source and what we could read of it
-//! R. Goyal, R. Jain, S. Fahmy, B. Vandalore, "Buffer Management for the GFR Service",
-//! ATM Forum/98-0405 (July 1998), moved into the TM baseline text as "VII.2.3 GFR
-//! Implementation Using Differential Fair Buffer Allocation" by ATM Forum/98-0885R1 (1999).
-//! Through the `search` tool we could read only the abstracts and the first lines of
-//! VII.2.3 ("DFBA tries to keep the total buffer occupancy (X) between L and H. When X
-//! falls below L …"); the rule body was not retrievable. The seed (§2) paraphrases it:
-//! above LBO all tagged packets are discarded, above HBO all packets are discarded, and
-//! between the two untagged packets are dropped probabilistically if the VC's buffer
-//! occupancy is larger than its fair share.
+//! # Sources, and exactly what each gave us
+//! * **[S1]** R. Goyal, R. Jain, S. Fahmy, B. Vandalore, M. Goyal, ATM Forum/98-0885R1
+//!   (Feb. 1999), the text moved into the TM baseline as "VII.2.3 GFR Implementation Using
+//!   Differential Fair Buffer Allocation" (stored copy of
+//!   `www.cse.wustl.edu/~jain/atmf/ftp/atm98-0885r1.htm`, `pages` corpus of the `search`
+//!   tool). Only the page's opening was returned; it states that DFBA uses the current queue
+//!   length as its load indicator, that it allocates buffer capacity to the VCs **in
+//!   proportion to their MCRs**, and: "DFBA tries to keep the total buffer occupancy (X)
+//!   between L and H. When X falls below L …" (cut there; the variable table is an image).
+//! * **[S2]** the seed (Kim et al. 2001) §2: above LBO every tagged frame is discarded,
+//!   above HBO every frame; between the two, untagged frames are dropped "in a probabilistic
+//!   manner if a VC has larger buffer occupancy than its fair share"; below LBO DFBA does not
+//!   allocate fairly (everything is accepted).
+//! * **[S3]** a peer implementation (read, not copied): luayats, `src/user/muxwfqbuffman.c`
+//!   (`DFBA=1`, TU Dresden's YATS ATM simulator). Its drop probability for an untagged frame
+//!   is exactly (D3) below, with `W_i/W` = the VC's MCR over the sum of **all configured**
+//!   VCs' MCRs, `Z = 1`, `α = 0.5`; tagged frames are refused (EPD) from `X ≥ L`, every
+//!   frame from `X ≥ H`; one uniform draw per frame, dropped iff `u ≤ P`.
+//! * Not readable here (tried: `search` in all four corpora with the scheme's name, its
+//!   variables and phrases; `find_string` "DFBA", "Differential Fair Buffer Allocation"):
+//!   ATM Forum/98-0405 (only its abstract and header: `atm98-0405.txt` / `.htm`), /97-0831,
+//!   the LCN'98 and Int. J. Satellite Commun. 2001 papers, Goyal's 1999 thesis (abstracts).
 //!
-//! The rule below is the DFBA rule as published in the DFBA papers by Goyal et al. (1998)
-//! and Goyal's thesis, **written down from our reading of those papers, not checked against
-//! 98-0405 here** (flag for review). Variables: `X` total occupancy, `X_i` VC *i*'s
-//! occupancy, `L` = LBO, `H` = HBO, `W_i` VC *i*'s weight (MCR-proportional),
-//! `W = Σ W_j` over the active VCs, `Z_i ∈ (0, 1]` a per-VC scale of the drop probability,
+//! # The rule (variables of [S1]/[S3])
+//! `X` total occupancy, `X_i` VC *i*'s occupancy, `L` = LBO, `H` = HBO, `W_i` VC *i*'s
+//! weight (its MCR), `W = Σ W_j`, `Z_i ∈ (0, 1]` a per-VC scale of the drop probability,
 //! `α ∈ [0, 1]` the mix between the VC's excess and the global load. At a frame's first
 //! cell:
 //!
-//! * **(D1)** `X ≤ L`: accept (the buffer is under-loaded; tagged frames too).
-//! * **(D2)** `L < X ≤ H`, CLP=1: drop the frame.
-//! * **(D3)** `L < X ≤ H`, CLP=0 and `X_i > X·W_i/W` (above its fair share): drop with
-//!   `P = Z_i·( α·(X_i − X·W_i/W) / (X·(1 − W_i/W)) + (1 − α)·(X − L)/(H − L) )`;
+//! * **(D1)** `X ≤ L`: accept (tagged frames too) [S1, S2, S3].
+//! * **(D2)** `L < X ≤ H`, CLP=1: drop the frame [S2, S3].
+//! * **(D3)** `L < X ≤ H`, CLP=0 and `X_i > X·W_i/W` (above its MCR-proportional share of
+//!   the current occupancy [S1, S2]): drop with
+//!   `P = Z_i·( α·(X_i − X·W_i/W) / (X·(1 − W_i/W)) + (1 − α)·(X − L)/(H − L) )` [S3];
 //!   otherwise accept.
-//! * **(D4)** `X > H`: drop.
+//! * **(D4)** `X > H`: drop [S2, S3].
 //!
-//! # Choices we made (documented parameters)
+//! # Choices where the sources differ or are silent (documented parameters)
+//! * Boundaries: [S2] says "exceeds LBO/HBO" (so `X = L` is still (D1), `X = H` still
+//!   (D2)/(D3)); [S3] switches at `X ≥ L` and `X ≥ H`. We follow [S2], the paper we
+//!   reproduce; the difference is one cell of occupancy.
+//! * The trigger of (D3): [S3] compares `X_i` with the *equal* share `X/N` while its own
+//!   formula uses the MCR-weighted share; we use the weighted share `X·W_i/W` in both places,
+//!   as [S1] ("proportional to the MCRs") and [S2] ("its fair share") say.
 //! * `W_i = MCR_i` (cells/s); only the ratio `W_i/W` enters, so scaling the weights by
 //!   `C_GFR` (as in `W_i = MCR_i/C_GFR`) changes nothing.
-//! * "Active" VCs ([`ActiveSet`]): `Backlogged` (default: VCs with cells in the buffer,
-//!   plus the arriving VC) or all `Configured` VCs.
-//! * When `W_i/W = 1` (the only active VC), `X_i ≤ X = X·W_i/W`, so (D3) never drops and
+//! * Which VCs make up `W` ([`ActiveSet`]): `Configured` (every VC of the buffer: [S3], and
+//!   nothing in [S1]/[S2] restricts it; the engine's choice) or `Backlogged` (VCs with cells
+//!   in the buffer, plus the arriving VC; a knob).
+//! * When `W_i/W = 1` (the only VC counted), `X_i ≤ X = X·W_i/W`, so (D3) never drops and
 //!   the `0/0` of the first term never arises.
-//! * `P` is clamped to `[0, 1]`; one uniform `u` is drawn per frame that reaches (D3)'s
-//!   probabilistic branch, and the frame is dropped iff `u < P`.
+//! * `P` is clamped to `[0, 1]`; one uniform `u ∈ [0, 1)` is drawn per frame that reaches
+//!   (D3)'s probabilistic branch, and the frame is dropped iff `u < P` ([S3]: `u ≤ P`; the
+//!   two differ on a set of probability zero).
+//! * `Z_i` and `α` are not given by Kim et al.; [S3] uses `Z = 1`, `α = 0.5`. They are
+//!   parameters here (the reproduction's values are in its notes).
 //! * Decisions per frame at its first cell; PPD on overflow as for every policy.
 
 use super::buffer::CellDropReason;
@@ -43,7 +64,7 @@ use super::epd::check_lbo_hbo;
 use crate::error::ConfigError;
 use crate::rng::RandomSource;
 
-const SOURCE: &str = "Goyal, Jain, Fahmy & Vandalore, ATM Forum/98-0405 (DFBA)";
+const SOURCE: &str = "Goyal, Jain, Fahmy & Vandalore, DFBA (ATM Forum/98-0405, 98-0885R1)";
 
 /// Which VCs count as "active" when a scheme sums weights or counts VCs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -109,6 +130,7 @@ impl DfbaParams {
     /// share `share = W_i/W < 1` (see the module docs), clamped to [0, 1].
     pub fn drop_probability(&self, vc: usize, x: u32, xi: u32, share: f64) -> f64 {
         let (x, xi) = (x as f64, xi as f64);
+        // (D3) [S3]: P = Z_i·(α·(X_i − X·W_i/W)/(X·(1 − W_i/W)) + (1 − α)·(X − L)/(H − L)).
         let fair = x * share;
         let excess = (xi - fair) / (x * (1.0 - share));
         let load = (x - self.lbo as f64) / (self.hbo as f64 - self.lbo as f64);
@@ -123,19 +145,20 @@ impl DfbaParams {
         cell: &CellView,
         rng: &mut impl RandomSource,
     ) -> Result<(), CellDropReason> {
-        // (D1) X ≤ L: accept everything.
+        // (D1) X ≤ L: accept everything [S1 "falls below L", S2, S3].
         if x <= self.lbo {
             return Ok(());
         }
-        // (D4) X > H: drop everything.
+        // (D4) X > H: drop everything [S2 "exceeds HBO", S3].
         if x > self.hbo {
             return Err(CellDropReason::HboAll);
         }
-        // (D2) L < X ≤ H: tagged frames are dropped.
+        // (D2) L < X ≤ H: tagged frames are dropped [S2 "exceeds LBO", S3].
         if cell.clp {
             return Err(CellDropReason::LboTagged);
         }
-        // (D3) untagged: probabilistic drop if above the MCR-weighted fair share X·W_i/W.
+        // (D3) untagged: probabilistic drop if above the MCR-weighted fair share X·W_i/W
+        // [S1 "proportional to the MCRs", S2 "larger … than its fair share"].
         let i = cell.vc as usize;
         let xi = vc_occ[i];
         let share = weight_share(&self.mcr_cells_per_sec, vc_occ, i, self.active);

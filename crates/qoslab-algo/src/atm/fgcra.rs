@@ -1,14 +1,23 @@
 //! F-GCRA(T, f): the frame-based GCRA of the GFR conformance definitions.
 //!
-//! # Source
-//! ATM Forum TM 4.1 (AF-TM-0121.000, 1999) defines the GFR service category with two
-//! conformance definitions, GFR.1 and GFR.2, and the frame-based generic cell rate algorithm
-//! F-GCRA(T, f) with `T = 1/MCR` and `f = BT + CDVT` that decides which frames are *eligible*
-//! for the MCR guarantee. ITU-T I.371.1 (2000) §6.3.2 "Frame conformance and F-GCRA(T,τ)"
-//! carries the same algorithm. We could not read either text here (neither is in the
-//! searchable corpus); the algorithm below is the F-GCRA as it is universally restated
-//! (e.g. by the GFR papers the seed cites), and the clause labels used in the comments are
-//! those of the F-GCRA flow chart as we read it:
+//! # Source and what we could verify of it
+//! ITU-T I.371.1 (11/2000), "Guaranteed Frame Rate ATM Transfer Capability": §6.3
+//! "Conformance definition and QoS commitments" with §6.3.1 "Cell conformance", §6.3.2
+//! "Frame conformance and F-GCRA(T,τ)", §6.3.4 "UPC/NPC actions", and Appendix I
+//! "Additional material related to the F-GCRA". These clause numbers and titles are
+//! verified: we read them in the recommendation's table of contents (itu.int, through the
+//! `search` tool). The clause *bodies* were not readable there. The ATM Forum's text of the
+//! same algorithm is TM 4.1 (AF-TM-0121.000, 1999), service category GFR with conformance
+//! definitions GFR.1 and GFR.2; its clause numbers could **not** be verified (no copy of TM
+//! 4.1 or of its table of contents is in the searchable corpora; an earlier version of this
+//! code cited "§4.5.7", which we could not confirm and have removed). A peer simulator
+//! (luayats, `src/user/lbframe.c`) cites "TM 4.1, Appendix VI, p. 98" for the F-GCRA; we
+//! could not check that either, so we do not cite it as fact.
+//!
+//! F-GCRA(T, f) has `T = 1/MCR` and `f = BT + CDVT` and decides which frames are
+//! *eligible* for the MCR guarantee. The algorithm below is the F-GCRA as it is universally
+//! restated (e.g. by the GFR papers the seed cites; the peer simulator's continuous-state
+//! form decides the same frames); the clause labels used in the comments are ours:
 //!
 //! * **(F1) first cell of a frame** at time `ta`: the frame is *eligible* iff its cells are
 //!   CLP=0 and `ta ≥ TAT − f` (not early); if eligible, `TAT ← max(ta, TAT) + T`.
@@ -25,15 +34,17 @@
 //! [`FGcraVerdict::Ineligible`].
 //!
 //! # Cell conformance (outside the F-GCRA proper)
-//! GFR cell conformance (TM 4.1) also requires that a frame has at most MFS cells and that
-//! all cells of a frame carry the same CLP. We check both here, per cell, because they are
+//! GFR conformance also requires that a frame has at most MFS cells and that all cells of a
+//! frame carry the same CLP (I.371.1 §6.3.1–§6.3.2: which of the two clauses states which
+//! rule we could not read). We check both here, per cell, because they are
 //! per-frame facts the F-GCRA's state already tracks:
 //! * the cells after the MFS-th cell of a frame are [`FGcraVerdict::NonConforming`]
 //!   (the first MFS cells keep the frame's verdict: we cannot know at the first cell that a
 //!   frame will be too long). Non-conforming cells do not advance `TAT`.
 //! * a cell whose CLP differs from the frame's first cell is `NonConforming`.
 //!
-//! The PCR GCRA(1/PCR, CDVT) cell check is not part of this type.
+//! The PCR cell check GCRA(1/PCR, CDVT) (I.371.1 §6.3.1) is [`super::Gcra`], not part of
+//! this type.
 //!
 //! # Exact time (an open choice, documented)
 //! `T = 1/MCR` is generally not a whole number of nanoseconds. With `MCR = num/den` cells/s
@@ -52,7 +63,7 @@ use crate::time::{Duration, Time};
 
 const NS_PER_SEC: u128 = 1_000_000_000;
 
-/// Which GFR conformance definition the network applies (TM 4.1).
+/// Which GFR conformance definition the network applies (TM 4.1's GFR.1 / GFR.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum GfrConformance {
     /// GFR.1: the network does not tag ineligible frames.

@@ -5,14 +5,16 @@
 //! |---|---|---|
 //! | [`cell`] | [`CellView`], cell sizes, exact [`CellRate`] | ITU-T I.361, I.363.5 |
 //! | [`aal5`] | cells per IP datagram, [`Encapsulation`] | I.363.5 §10; RFC 2684 §5.1/§6.1 |
-//! | [`fgcra`] | [`FGcra`]: F-GCRA(T, f), GFR.1/GFR.2, MFS | ATM Forum TM 4.1 (AF-TM-0121.000); ITU-T I.371.1 §6.3.2 |
+//! | [`fgcra`] | [`FGcra`]: F-GCRA(T, f), GFR.1/GFR.2, MFS | ITU-T I.371.1 §6.3.1–6.3.2; ATM Forum TM 4.1 (AF-TM-0121.000) |
+//! | [`gcra`] | [`Gcra`]: GCRA(T, τ) virtual scheduling; the PCR check GCRA(1/PCR, CDVT) | ITU-T I.371 Annex A.1; I.371.1 §6.3.1, §6.3.4 |
 //! | [`buffer`] | [`GfrBuffer`]: occupancy, per-VC frame state, PPD, counters, [`BufferPolicy`] | Romanow & Floyd 1995 (EPD/PPD) |
 //! | [`epd`] | EPD and Double-EPD thresholds | Romanow & Floyd 1995; Guérin & Heinanen 96-1589 |
 //! | [`dfba`] | DFBA | Goyal, Jain, Fahmy & Vandalore, ATM Forum/98-0405 |
 //! | [`dynamic_threshold`] | Kim et al.'s dynamic threshold + rate estimate | Kim, Choi, Chung & Chon (seed) §3 |
 //!
 //! # How an engine uses them
-//! Per VC at the network edge: an [`FGcra`] judges each cell (`on_cell`), and under GFR.2
+//! Per VC at the network edge: a [`Gcra`] (1/PCR, CDVT) may judge each cell first (the PCR
+//! check; the engine discards what fails it), then an [`FGcra`] judges each cell (`on_cell`), and under GFR.2
 //! the engine sets CLP=1 on [`FGcraVerdict::Tag`]. At each switch output port: a
 //! [`GfrBuffer`] decides each arriving cell (`on_arrival` → [`CellVerdict`]); the engine
 //! enqueues accepted cells in its FIFO and calls `on_departure` for each cell sent.
@@ -32,6 +34,7 @@ pub mod dfba;
 pub mod dynamic_threshold;
 pub mod epd;
 pub mod fgcra;
+pub mod gcra;
 
 #[cfg(test)]
 mod proptests;
@@ -47,3 +50,4 @@ pub use dfba::{ActiveSet, DfbaParams};
 pub use dynamic_threshold::{DynamicThresholdParams, RateSample};
 pub use epd::{DoubleEpdParams, EpdParams};
 pub use fgcra::{FGcra, FGcraCounters, FGcraParams, FGcraVerdict, GfrConformance};
+pub use gcra::{Gcra, GcraCounters, GcraParams, GcraVerdict};

@@ -8,16 +8,17 @@
 
 use qoslab_algo::atm::{
     ActiveSet, BufferPolicy, CellDropReason, CellRate, CellVerdict, CellView, DfbaParams,
-    DoubleEpdParams, DynamicThresholdParams, EpdParams, FGcra, FGcraParams, GfrBuffer,
-    GfrConformance, RateSample,
+    DoubleEpdParams, DynamicThresholdParams, EpdParams, FGcra, FGcraParams, Gcra, GcraParams,
+    GfrBuffer, GfrConformance, RateSample,
 };
 use qoslab_algo::{Duration, RandomSource, Rate, Time};
 
-use super::spec::{BufferSpec, PolicySpec, VcSpec};
+use super::spec::{BufferSpec, DfbaShare, PolicySpec, VcSpec};
 
 /// Names of the drop reasons, indexed by [`DropCause`]: the buffer's reasons, then the
-/// F-GCRA's non-conforming cells.
-pub const DROP_REASONS: [&str; 10] = [
+/// F-GCRA's non-conforming cells (beyond MFS, mixed CLP), then the cells that fail the PCR
+/// check GCRA(1/PCR, CDVT).
+pub const DROP_REASONS: [&str; 11] = [
     "buffer-full",
     "epd",
     "ppd",
@@ -28,6 +29,7 @@ pub const DROP_REASONS: [&str; 10] = [
     "dt-untagged",
     "unknown-vc",
     "fgcra-nonconforming",
+    "pcr-nonconforming",
 ];
 
 /// Index into [`DROP_REASONS`].
@@ -36,6 +38,7 @@ pub struct DropCause(pub u8);
 
 impl DropCause {
     pub const NONCONFORMING: DropCause = DropCause(9);
+    pub const PCR_NONCONFORMING: DropCause = DropCause(10);
     fn of(r: CellDropReason) -> DropCause {
         DropCause(r.index() as u8)
     }
@@ -48,13 +51,22 @@ pub fn new_buffer(spec: &BufferSpec, vcs: &[VcSpec], c_gfr: Rate) -> Result<GfrB
         PolicySpec::TailDrop => BufferPolicy::TailDrop,
         PolicySpec::Epd { threshold } => BufferPolicy::Epd(EpdParams { threshold }),
         PolicySpec::DoubleEpd { lbo, hbo } => BufferPolicy::DoubleEpd(DoubleEpdParams { lbo, hbo }),
-        PolicySpec::Dfba { lbo, hbo, z, alpha } => BufferPolicy::Dfba(DfbaParams {
+        PolicySpec::Dfba {
+            lbo,
+            hbo,
+            z,
+            alpha,
+            share,
+        } => BufferPolicy::Dfba(DfbaParams {
             lbo,
             hbo,
             mcr_cells_per_sec: mcr,
             z: vec![z],
             alpha,
-            active: ActiveSet::Backlogged,
+            active: match share {
+                DfbaShare::Configured => ActiveSet::Configured,
+                DfbaShare::Backlogged => ActiveSet::Backlogged,
+            },
         }),
         PolicySpec::DynamicThreshold { lbo, hbo, alpha } => {
             BufferPolicy::DynamicThreshold(DynamicThresholdParams {
@@ -86,22 +98,38 @@ pub fn admit(
     }
 }
 
-/// The F-GCRA of a VC at the UNI (GFR.2: ineligible frames are tagged), ATM Forum TM 4.1
-/// §4.5.7 / Annex C: `T = 1/MCR` exactly (MCR in bit/s of 53-byte cells is the cell rate
-/// `mcr/424`), `f = BT + CDVT` with `BT = (MBS − 1)·(1/MCR − 1/PCR)` (TM 4.1 §4.5.7, the
-/// burst tolerance of a cell stream at PCR for MBS cells) and CDVT = 0 (choice: the edge
-/// router sends each frame back to back at the line rate = PCR, nothing in between adds
-/// delay variation).
+/// The F-GCRA of a VC at the UNI (GFR.2: ineligible frames are tagged; ITU-T I.371.1
+/// §6.3.2, TM 4.1 GFR.2): `T = 1/MCR` exactly (MCR in bit/s of 53-byte cells is the cell
+/// rate `mcr/424`), `f = BT + CDVT` with `BT = (MBS − 1)·(1/MCR − 1/PCR)` (the burst
+/// tolerance of MBS cells back to back at the PCR) and CDVT the VC's `cdvt` (0 when the
+/// scenario has no PCR check: the edge router sends each frame back to back at the line
+/// rate = PCR, nothing in between adds delay variation).
 pub fn new_fgcra(vc: &VcSpec) -> Result<FGcra, String> {
     let mcr = CellRate::new(vc.mcr.0, 424).map_err(|e| format!("vc {}: {e}", vc.name))?;
     let bt_s =
         (vc.mbs.saturating_sub(1)) as f64 * (424.0 / vc.mcr.0 as f64 - 424.0 / vc.pcr.0 as f64);
+    let cdvt = vc.cdvt.unwrap_or(Duration::ZERO);
     FGcra::new(FGcraParams {
         mcr,
-        tolerance: Duration::from_secs_f64(bt_s),
+        tolerance: Duration(Duration::from_secs_f64(bt_s).0 + cdvt.0),
         mfs_cells: vc.mfs,
         conformance: GfrConformance::Gfr2,
     })
+    .map_err(|e| format!("vc {}: {e}", vc.name))
+}
+
+/// The PCR check of a VC at the UNI, GCRA(1/PCR, CDVT) on all its cells (CLP=0+1; ITU-T
+/// I.371.1 §6.3.1, I.371 Annex A.1), if the VC has a `cdvt`. `T = 1/PCR` exactly.
+pub fn new_pcr_gcra(vc: &VcSpec) -> Result<Option<Gcra>, String> {
+    let Some(cdvt) = vc.cdvt else {
+        return Ok(None);
+    };
+    let pcr = CellRate::new(vc.pcr.0, 424).map_err(|e| format!("vc {}: {e}", vc.name))?;
+    Gcra::new(GcraParams {
+        rate: pcr,
+        tolerance: cdvt,
+    })
+    .map(Some)
     .map_err(|e| format!("vc {}: {e}", vc.name))
 }
 
@@ -114,6 +142,14 @@ mod tests {
         for r in CellDropReason::ALL {
             assert_eq!(DROP_REASONS[r.index()], r.name());
         }
-        assert_eq!(DROP_REASONS.len(), CellDropReason::ALL.len() + 1);
+        assert_eq!(DROP_REASONS.len(), CellDropReason::ALL.len() + 2);
+        assert_eq!(
+            DROP_REASONS[DropCause::NONCONFORMING.0 as usize],
+            "fgcra-nonconforming"
+        );
+        assert_eq!(
+            DROP_REASONS[DropCause::PCR_NONCONFORMING.0 as usize],
+            "pcr-nonconforming"
+        );
     }
 }

@@ -17,8 +17,18 @@
 //!   its cells as they arrive at the input of the first switch of the path; the cells of an
 //!   ineligible frame get CLP=1 (counted as tagged); a non-conforming cell (beyond MFS) is
 //!   dropped there (reason `fgcra-nonconforming`). Choice: the switch's UNI, not the edge
-//!   router, because GFR.2 tagging is the network's act on the user's cells (TM 4.1 §4.5.7).
+//!   router, because GFR.2 tagging is the network's act on the user's cells (I.371.1 §6.3.4
+//!   UPC/NPC actions; TM 4.1 GFR.2).
 //!   Off with `tagging = false` (every cell then stays CLP=0).
+//! * PCR check at the UNI (a VC with `cdvt`): GCRA(1/PCR, CDVT) judges every cell of the
+//!   channel (CLP=0+1, ITU-T I.371.1 §6.3.1) before the F-GCRA; a non-conforming cell is
+//!   discarded there (reason `pcr-nonconforming`; I.371.1 §6.3.4 lets the UPC discard
+//!   cells that fail the PCR check, and GFR's only tagging is the F-GCRA's, of whole
+//!   frames). Its frame then fails reassembly like any frame with a lost cell. Verdicts are
+//!   counted per channel ([`super::result::PcrCheckResult`]).
+//! * Queue samples (off by default; [`AtmSim::with_queue_samples`]): every `interval` the
+//!   occupancy of each switch port, in total and per VC, is recorded (events that only
+//!   read state: the run's results are the same with or without them, except `events`).
 //! * Reassembly at the far edge: cells of a channel arrive in order (FIFO everywhere), and
 //!   the PDU ends at a cell with the end-of-PDU bit. A PDU is delivered iff it holds
 //!   exactly its frame's cells: a frame with a lost cell fails the CRC/length check; the
@@ -36,11 +46,13 @@ use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 use qoslab_algo::{Rng, Time};
 
-use qoslab_algo::atm::{CellView, FGcra, FGcraVerdict, GfrBuffer};
+use qoslab_algo::atm::{CellView, FGcra, FGcraVerdict, Gcra, GcraVerdict, GfrBuffer};
 
-use super::buffer::{admit, new_buffer, new_fgcra, DropCause, DROP_REASONS};
+use super::buffer::{admit, new_buffer, new_fgcra, new_pcr_gcra, DropCause, DROP_REASONS};
 use super::cell::{Cell, Framing, CELL_BITS, CELL_BYTES};
-use super::result::{fairness_index, AtmResult, ChannelResult, PortResult, VcResult};
+use super::result::{
+    fairness_index, AtmResult, ChannelResult, PcrCheckResult, PortResult, QueueSeries, VcResult,
+};
 use super::spec::{AtmNodeKind, AtmScenario};
 use crate::sim::tcp_config;
 use crate::transport::tcp::{Ack, App, Segment, TcpReceiver, TcpSender};
@@ -54,6 +66,7 @@ enum Ev {
     Sender(u32),
     Receiver(u32),
     Warmup,
+    Sample,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -138,6 +151,8 @@ struct Channel {
     mixed: bool,
     /// F-GCRA at the UNI (None: tagging off).
     fgcra: Option<FGcra>,
+    /// PCR check GCRA(1/PCR, CDVT) at the UNI (None: the VC has no `cdvt`).
+    pcr: Option<Gcra>,
     st: ChanStats,
 }
 
@@ -169,6 +184,9 @@ pub struct AtmSim {
     ack_size: u32,
     framing: Framing,
     warm: bool,
+    /// Queue sampling interval in ns (0: off) and the series, one per switch port.
+    sample_every: u64,
+    series: Vec<QueueSeries>,
 }
 
 impl AtmSim {
@@ -238,6 +256,7 @@ impl AtmSim {
                     } else {
                         None
                     },
+                    pcr: new_pcr_gcra(vc)?,
                     st: ChanStats {
                         dropped_by: vec![0; DROP_REASONS.len()],
                         ..ChanStats::default()
@@ -278,6 +297,8 @@ impl AtmSim {
             ack_size: sc.tcp.ack_size,
             framing: sc.framing,
             warm: sc.warmup.0 == 0,
+            sample_every: 0,
+            series: Vec::new(),
             sc,
         };
         for f in 0..sim.flows.len() {
@@ -289,6 +310,46 @@ impl AtmSim {
             sim.push(Time(sim.sc.warmup.0), Ev::Warmup);
         }
         Ok(sim)
+    }
+
+    /// Records every switch port's occupancy (total and per VC) at times 0, `interval`,
+    /// 2·`interval`, … before the end (an interval of 0 turns sampling off).
+    pub fn with_queue_samples(mut self, interval: qoslab_algo::Duration) -> Self {
+        self.sample_every = interval.0;
+        self.series.clear();
+        if interval.0 == 0 {
+            return self;
+        }
+        let n_vcs = self.sc.vcs.len();
+        let cap = (self.end.0 / interval.0 + 1) as usize;
+        for p in &self.ports {
+            if matches!(p.src, Source::Switch { .. }) {
+                self.series.push(QueueSeries {
+                    port: p.name.clone(),
+                    interval_s: interval.as_secs_f64(),
+                    total: Vec::with_capacity(cap),
+                    per_vc: vec![Vec::with_capacity(cap); n_vcs],
+                });
+            }
+        }
+        self.push(Time::ZERO, Ev::Sample);
+        self
+    }
+
+    fn on_sample(&mut self) {
+        let mut k = 0;
+        for p in &self.ports {
+            if let Source::Switch { adm, .. } = &p.src {
+                let s = &mut self.series[k];
+                s.total.push(adm.occupancy());
+                for (v, col) in s.per_vc.iter_mut().enumerate() {
+                    col.push(adm.vc_occupancy(v as u32));
+                }
+                k += 1;
+            }
+        }
+        let next = Time(self.now.0 + self.sample_every);
+        self.push(next, Ev::Sample);
     }
 
     #[inline]
@@ -315,6 +376,7 @@ impl AtmSim {
                 Ev::Sender(f) => self.on_sender_timer(f as usize),
                 Ev::Receiver(f) => self.on_receiver_timer(f as usize),
                 Ev::Warmup => self.on_warmup(),
+                Ev::Sample => self.on_sample(),
             }
         }
         self.now = self.end;
@@ -416,8 +478,19 @@ impl AtmSim {
         let vc = ch.vc;
         let now = self.now;
         if hop == 1 {
-            // The UNI: F-GCRA (GFR.2) on the cell as it enters the first switch.
             let ch = &mut self.chans[cell.ch as usize];
+            // The UNI: first the PCR check GCRA(1/PCR, CDVT) on every cell (I.371.1 §6.3.1);
+            // a non-conforming cell is discarded (§6.3.4; our choice among the UPC actions).
+            if let Some(g) = &mut ch.pcr {
+                if g.on_cell(now) == GcraVerdict::NonConforming {
+                    self.ports[q].arrived += 1;
+                    self.ports[q].dropped_clp[usize::from(cell.clp)] += 1;
+                    self.ports[q].dropped_by[DropCause::PCR_NONCONFORMING.0 as usize] += 1;
+                    self.drop_cell(cell, DropCause::PCR_NONCONFORMING);
+                    return;
+                }
+            }
+            // Then the F-GCRA (GFR.2) on the cell as it enters the first switch.
             if let Some(g) = &mut ch.fgcra {
                 let view = CellView {
                     vc,
@@ -758,6 +831,14 @@ impl AtmSim {
             frames_discarded_own_loss: s.frames_discard_own,
             frames_discarded_merged: s.frames_discard_merged,
             frames_in_flight,
+            pcr_check: self.chans[i].pcr.as_ref().map(|g| {
+                let c = g.counters();
+                PcrCheckResult {
+                    cells: c.cells,
+                    conforming: c.conforming,
+                    nonconforming: c.nonconforming,
+                }
+            }),
         }
     }
 
@@ -847,6 +928,7 @@ impl AtmSim {
             payload_efficiency: eff,
             cell_hops: self.cell_hops,
             events: self.events,
+            queue_series: self.series.clone(),
         }
     }
 }

@@ -25,6 +25,32 @@ pub struct AtmResult {
     /// Cells transmitted on any port (cell-hops) and events processed.
     pub cell_hops: u64,
     pub events: u64,
+    /// Occupancy samples per switch port (only when sampling was asked for; absent from
+    /// `summary.json` otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub queue_series: Vec<QueueSeries>,
+}
+
+/// Occupancy of one switch port's buffer sampled every `interval_s` from t = 0: sample `k`
+/// is the state at `k·interval_s` (after every event before that time).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QueueSeries {
+    /// "A->B"
+    pub port: String,
+    pub interval_s: f64,
+    /// Cells in the buffer.
+    pub total: Vec<u32>,
+    /// Per VC (scenario order), cells of that VC in the buffer.
+    pub per_vc: Vec<Vec<u32>>,
+}
+
+/// Verdicts of a channel's PCR check GCRA(1/PCR, CDVT) at the UNI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PcrCheckResult {
+    pub cells: u64,
+    pub conforming: u64,
+    /// Discarded at the UNI (also counted under `pcr-nonconforming`).
+    pub nonconforming: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -71,6 +97,9 @@ pub struct ChannelResult {
     /// the remnant of a frame whose last cell was lost.
     pub frames_discarded_merged: u64,
     pub frames_in_flight: u64,
+    /// The PCR check's verdicts (only for a VC with `cdvt`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pcr_check: Option<PcrCheckResult>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -20,6 +20,7 @@
 //! alpha = 0.1                 # dynamic-threshold: eq. (3)'s weight
 //! dfba_z = 0.5                # dfba: Z_i (default 0.5), in (0, 1]
 //! dfba_alpha = 0.5            # dfba: α (default 0.5), in [0, 1]
+//! dfba_share = "configured"   # dfba: W = Σ MCR of "configured" (default) or "backlogged" VCs
 //!
 //! [tcp]                       # the keys of an IP scenario's TCP flow (see `scenario`)
 //! variant = "reno"
@@ -46,6 +47,7 @@
 //! path = ["R{i}", "SW1", "SW2", "D{i}"]
 //! mcr = ["2Mbps", "4Mbps", "6Mbps", "8Mbps", "10Mbps", "12Mbps"]   # bit/s of 53-B cells
 //! pcr = "51.84Mbps"           # default: the slowest link of the path
+//! cdvt = "1ns"                # PCR check GCRA(1/PCR, CDVT) at the UNI (default: no check)
 //! mbs = 200                   # cells (default: mfs)
 //! mfs = 32                    # cells (default: cells of an MSS segment)
 //! connections = 5             # greedy TCP connections
@@ -57,7 +59,9 @@ use std::path::Path;
 use qoslab_algo::{Duration, Rate};
 
 use super::cell::Framing;
-use super::spec::{AtmLink, AtmNode, AtmNodeKind, AtmScenario, BufferSpec, PolicySpec, VcSpec};
+use super::spec::{
+    AtmLink, AtmNode, AtmNodeKind, AtmScenario, BufferSpec, DfbaShare, PolicySpec, VcSpec,
+};
 use crate::scenario::error::ErrorKind;
 use crate::scenario::flow;
 use crate::scenario::parse::{load_with, run_window, with_root_table};
@@ -89,6 +93,7 @@ const BUFFER_KEYS: &[&str] = &[
     "alpha",
     "dfba_z",
     "dfba_alpha",
+    "dfba_share",
 ];
 const NODE_KEYS: &[&str] = &["name", "count", "kind"];
 const LINK_KEYS: &[&str] = &["from", "to", "count", "rate", "delay"];
@@ -98,6 +103,7 @@ const VC_KEYS: &[&str] = &[
     "path",
     "mcr",
     "pcr",
+    "cdvt",
     "mbs",
     "mfs",
     "connections",
@@ -323,6 +329,13 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
                 hbo,
                 z: num("dfba_z", 0.5, true)?,
                 alpha: num("dfba_alpha", 0.5, false)?,
+                share: match bt.get("dfba_share") {
+                    None => DfbaShare::default(),
+                    Some(f) => match f.choice(&DfbaShare::NAMES)? {
+                        "backlogged" => DfbaShare::Backlogged,
+                        _ => DfbaShare::Configured,
+                    },
+                },
             }
         }
         _ => {
@@ -421,7 +434,7 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
                 return Err(t.req("mcr")?.err(
                     ErrorKind::Relation,
                     format!(
-                        "MCR <= PCR (ATM Forum TM 4.1 §4.5.7) is broken (pcr = {} bit/s)",
+                        "MCR <= PCR (GFR traffic contract, I.371.1 §6.2) is broken (pcr = {} bit/s)",
                         pcr.0
                     ),
                 ));
@@ -438,12 +451,15 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
                     if b < mfs {
                         return Err(g.err(
                             ErrorKind::Relation,
-                            format!("MBS >= MFS (TM 4.1 §4.5.7: a burst holds a whole frame) is broken (mfs = {mfs})"),
+                            format!(
+                                "MBS >= MFS (a burst holds a whole frame) is broken (mfs = {mfs})"
+                            ),
                         ));
                     }
                     b
                 }
             };
+            let cdvt = t.get("cdvt").map(Field::duration).transpose()?;
             let connections = match t.get("connections") {
                 None => 1,
                 Some(f) => positive_u32(f, "connections")?,
@@ -453,6 +469,7 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
                 path,
                 mcr,
                 pcr,
+                cdvt,
                 mbs,
                 mfs,
                 connections,

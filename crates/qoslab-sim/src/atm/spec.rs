@@ -65,9 +65,14 @@ pub struct VcSpec {
     pub name: String,
     /// Node indices: edge, switch, ..., switch, edge.
     pub path: Vec<usize>,
-    /// Traffic contract (ATM Forum TM 4.1 §4.5.7), cell rates in bit/s of 53-byte cells.
+    /// Traffic contract (the GFR source traffic descriptor, ITU-T I.371.1 §6.2; ATM Forum
+    /// TM 4.1 GFR), cell rates in bit/s of 53-byte cells.
     pub mcr: Rate,
     pub pcr: Rate,
+    /// CDVT of the PCR check GCRA(1/PCR, CDVT) at the UNI (I.371.1 §6.3.1). `None`: no PCR
+    /// check (and the F-GCRA's `f` is BT alone); `Some(τ)`: every cell is checked, a
+    /// non-conforming one is discarded, and the F-GCRA's `f = BT + τ`.
+    pub cdvt: Option<Duration>,
     /// MBS and MFS in cells.
     pub mbs: u32,
     pub mfs: u32,
@@ -107,6 +112,8 @@ pub enum PolicySpec {
         hbo: u32,
         z: f64,
         alpha: f64,
+        /// Which VCs make up `W = Σ W_j` of the fair share `X·W_i/W`.
+        share: DfbaShare,
     },
     /// Kim et al. §3 (the proposed scheme).
     DynamicThreshold {
@@ -114,6 +121,21 @@ pub enum PolicySpec {
         hbo: u32,
         alpha: f64,
     },
+}
+
+/// DFBA's weight sum (see `qoslab_algo::atm::dfba`, choice "Which VCs make up `W`").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DfbaShare {
+    /// Every VC of the port's buffer (the peer implementation's reading; default).
+    #[default]
+    Configured,
+    /// The VCs with cells in the buffer, plus the arriving one.
+    Backlogged,
+}
+
+impl DfbaShare {
+    pub const NAMES: [&'static str; 2] = ["configured", "backlogged"];
 }
 
 impl PolicySpec {
@@ -195,7 +217,7 @@ impl AtmScenario {
             }
             if v.mcr > v.pcr {
                 return Err(format!(
-                    "vc {}: MCR <= PCR (ATM Forum TM 4.1 §4.5.7) is broken",
+                    "vc {}: MCR <= PCR (GFR traffic contract, I.371.1 §6.2) is broken",
                     v.name
                 ));
             }

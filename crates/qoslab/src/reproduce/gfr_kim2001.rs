@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use qoslab_algo::{Duration, Rate};
 use qoslab_sim::atm::scenario::parse_str;
-use qoslab_sim::atm::spec::PolicySpec;
+use qoslab_sim::atm::spec::{DfbaShare, PolicySpec};
 use qoslab_sim::atm::{AtmResult, AtmScenario, AtmSim};
 use qoslab_sim::scenario::spec::TcpVariant;
 
@@ -36,18 +36,19 @@ const FIG7_TOML: &str = include_str!("../../../../scenarios/gfr-kim2001/fig7.tom
 const PUBLISHED: &str = include_str!("../../../../data/gfr-kim2001/table1.csv");
 
 /// Table/figure ids accepted by `--table`.
-pub const IDS: [&str; 9] = [
-    "1", "s", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "2",
+pub const IDS: [&str; 10] = [
+    "1", "s", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "2", "queue",
 ];
 
 /// Open choices, printed with the results.
-pub const NOTES: [&str; 9] = [
+pub const NOTES: [&str; 10] = [
     "framing: a 960-B segment is exactly 20 cells (no TCP/IP header, no AAL5 trailer): every standard encapsulation caps TCP goodput below the published totals (VC-mux 44.71, LLC/SNAP 42.68 Mb/s vs 46.95 Mb/s for 20 cells); cells at the full 51.84 Mb/s (no SONET overhead, which would cap it at 45.38 Mb/s or less)",
     "MCR allocation (not stated): A = 2, 4, 6, 8, 10, 12 Mb/s of cells for VC1..VC6 (Σ 42 of 51.84); sensitivity: B = 1, 2, 3, 4, 5, 6 Mb/s",
     "fair share f_i of eq. (4) = eq. (2)'s w_i = MCR_i + (C_GFR − Σ MCR)/N with C_GFR = 51.84 Mb/s, in TCP-payload terms (× 960/1060); MCR met = goodput >= MCR × 960/1060",
     "TCP variant (not stated): Reno; sensitivity: NewReno, SACK. min RTO 100 ms (two 50-ms ticks), initial RTO 1 s, initial window 2 segments, an ACK per segment (40-B ACK = 1 cell)",
     "simulated time (not stated): 30 s, goodput over [5 s, 30 s); runs (not stated): seeds 1..=N, connection start times U[0, 100 ms) from a named stream per connection (the only randomness besides DFBA's drop draws)",
-    "F-GCRA tagging at the UNI (input of SW1) with MBS 200 cells, MFS 20 cells, PCR = line rate; the edge routers send every cell CLP=0",
+    "F-GCRA tagging at the UNI (input of SW1) with MBS 200 cells, MFS 20 cells, PCR = line rate, f = BT + CDVT; PCR check GCRA(1/PCR, CDVT = 1 ns) on every cell there, non-conforming cells discarded (1 ns absorbs the whole-ns rounding of back-to-back cell times); the edge routers send every cell CLP=0",
+    "DFBA (Goyal et al.; rule and sources in qoslab_algo::atm::dfba): Z = 0.5, α = 0.5 (not given by Kim et al.; not tuned), W = Σ MCR of all configured VCs",
     "Figs. 3-6: the text calls them Figs. 3 and 4, the captions Figs. 5 and 6; drawn as fig3 (total goodput) and fig4 (fairness) vs LBO = 500, 1000, 1500, 2000, 2500, 3000 cells, HBO 6K",
     "Fig. 7 / Table 2: '6 msec' and '11 msec' read as the delay of the source router-switch link of VC1-3 and VC4-6 (0.5 ms in Table 1); Table 2's values are withheld from our copy of the paper: ours only",
     "edge routers: unbounded IP queue per port (bounded by the TCP windows), frames sent whole in FIFO order; a switch cell leaves the buffer when its transmission starts",
@@ -145,6 +146,7 @@ pub fn scenario(k: &Key) -> Result<AtmScenario, String> {
             hbo,
             z: DFBA_Z,
             alpha: DFBA_ALPHA,
+            share: DfbaShare::Configured,
         },
         Pol::Proposed => PolicySpec::DynamicThreshold { lbo, hbo, alpha },
     };
@@ -162,7 +164,7 @@ pub fn scenario(k: &Key) -> Result<AtmScenario, String> {
 fn keys_for(id: &str) -> Vec<Key> {
     let mut v = Vec::new();
     match id {
-        "1" | "fig2" => v.extend(Pol::ALL.map(Key::table1)),
+        "1" | "fig2" | "queue" => v.extend(Pol::ALL.map(Key::table1)),
         "s" => {
             for p in Pol::ALL {
                 v.push(Key {
@@ -197,11 +199,21 @@ fn keys_for(id: &str) -> Vec<Key> {
     v
 }
 
-/// DFBA's Z_i and α (not given by Kim et al.; our choice, not tuned).
+/// DFBA's Z_i and α (not given by Kim et al.; our choice, not tuned; the peer simulator
+/// luayats uses Z = 1, α = 0.5). W = Σ MCR of every configured VC (see
+/// `qoslab_algo::atm::dfba`).
 pub const DFBA_Z: f64 = 0.5;
 pub const DFBA_ALPHA: f64 = 0.5;
 
 pub const LBOS: [u32; 6] = [500, 1000, 1500, 2000, 2500, 3000];
+
+/// Queue time series ("queue"): the Table 1 runs of seed 1 sample every switch port's
+/// occupancy at this interval (sampling does not change a run); the plots show the
+/// bottleneck port SW1->SW2 over [QUEUE_PLOT_FROM, QUEUE_PLOT_TO).
+pub const QUEUE_SAMPLE: Duration = Duration::from_millis(10);
+pub const QUEUE_PORT: &str = "SW1->SW2";
+pub const QUEUE_PLOT_FROM: f64 = 5.0;
+pub const QUEUE_PLOT_TO: f64 = 7.0;
 
 /// Default seeds (full run) and the quick run's settings.
 pub const SEEDS: u32 = 5;
@@ -251,7 +263,7 @@ fn fmt_s(s: &Summary, dec: usize) -> String {
 /// Runs the selected sections; returns the report and files.
 pub fn reproduce(opts: &Options) -> Result<Outcome, ReproduceError> {
     let ids: Vec<&str> = match &opts.table {
-        None => vec!["1", "s", "fig2", "fig3", "fig4", "fig7", "2"],
+        None => vec!["1", "s", "fig2", "fig3", "fig4", "fig7", "2", "queue"],
         Some(t) => {
             let t = t.to_ascii_lowercase().replace('.', "");
             let Some(id) = IDS.iter().find(|x| **x == t) else {
@@ -291,8 +303,9 @@ pub fn reproduce(opts: &Options) -> Result<Outcome, ReproduceError> {
                 k.name()
             )]));
         }
+        let sample = ids.contains(&"queue") && Pol::ALL.iter().any(|&p| *k == Key::table1(p));
         for seed in 1..=seeds as u64 {
-            jobs.push((ki, seed, sc.clone()));
+            jobs.push((ki, seed, sc.clone(), sample && seed == 1));
         }
     }
     let threads = if opts.threads == 0 {
@@ -307,9 +320,16 @@ pub fn reproduce(opts: &Options) -> Result<Outcome, ReproduceError> {
     let results = par_map(
         &jobs,
         threads,
-        |(_, seed, sc)| {
+        |(_, seed, sc, sample)| {
             let t = std::time::Instant::now();
             AtmSim::new(sc.clone(), *seed)
+                .map(|s| {
+                    if *sample {
+                        s.with_queue_samples(QUEUE_SAMPLE)
+                    } else {
+                        s
+                    }
+                })
                 .and_then(AtmSim::run)
                 .map(|r| (r, t.elapsed().as_secs_f64()))
         },
@@ -322,7 +342,7 @@ pub fn reproduce(opts: &Options) -> Result<Outcome, ReproduceError> {
         keys,
     };
     let (mut hops, mut job_secs) = (0u64, 0.0f64);
-    for ((ki, seed, _), r) in jobs.iter().zip(results) {
+    for ((ki, seed, _, _), r) in jobs.iter().zip(results) {
         let (r, secs) = r.map_err(|msg| ReproduceError::Run {
             variant: runs.keys[*ki].name(),
             seed: *seed,
@@ -359,6 +379,7 @@ pub fn reproduce(opts: &Options) -> Result<Outcome, ReproduceError> {
             "fig3" | "fig5" => fig_lbo(&runs, false, &mut text, &mut files),
             "fig4" | "fig6" => fig_lbo(&runs, true, &mut text, &mut files),
             "fig7" => fig_vc(&runs, true, &mut text, &mut files),
+            "queue" => queue(&runs, &mut text, &mut files),
             _ => table2(&runs, &mut text, &mut files),
         }
     }
@@ -462,6 +483,111 @@ fn table1(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
     }
     text.push('\n');
     files.push(("table_1.csv".into(), csv));
+}
+
+/// Buffer occupancy over time at the bottleneck (seed 1 of each Table 1 scheme): one SVG per
+/// scheme (per-VC and total occupancy, LBO and HBO), one CSV of every sample, and in the
+/// report the time-averages over the goodput window of the total and of each VC's share of
+/// it beside its MCR share (DFBA's fair share `X·W_i/W`).
+fn queue(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
+    let _ = writeln!(
+        text,
+        "Queue occupancy at {QUEUE_PORT} (seed 1, sampled every {} ms; queue_<policy>.svg show [{QUEUE_PLOT_FROM} s, {QUEUE_PLOT_TO} s), queue.csv every sample)",
+        QUEUE_SAMPLE.0 / 1_000_000
+    );
+    let mut csv = String::from("policy,t_s,total_cells");
+    for v in 1..=6 {
+        let _ = write!(csv, ",vc{v}_cells");
+    }
+    csv.push('\n');
+    for p in Pol::ALL {
+        let k = Key::table1(p);
+        let Some(r) = runs.of(&k).iter().find(|r| r.seed == 1) else {
+            continue;
+        };
+        let Some(s) = r.queue_series.iter().find(|s| s.port == QUEUE_PORT) else {
+            continue;
+        };
+        let n_vc = s.per_vc.len();
+        for (i, &tot) in s.total.iter().enumerate() {
+            let _ = write!(csv, "{},{:.3},{tot}", p.csv(), i as f64 * s.interval_s);
+            for col in &s.per_vc {
+                let _ = write!(csv, ",{}", col[i]);
+            }
+            csv.push('\n');
+        }
+        // Time-averages over the goodput window [warmup, end).
+        let idx: Vec<usize> = (0..s.total.len())
+            .filter(|&i| i as f64 * s.interval_s >= r.warmup_s)
+            .collect();
+        let n = idx.len().max(1) as f64;
+        let mean_tot = idx.iter().map(|&i| s.total[i] as f64).sum::<f64>() / n;
+        let max_tot = idx.iter().map(|&i| s.total[i]).max().unwrap_or(0);
+        let sum_mcr: f64 = r.vcs.iter().map(|v| v.mcr_mbps).sum();
+        let _ = write!(
+            text,
+            "  {:<11} mean {:>6.0} max {:>5} cells; per VC mean cells (share of X | MCR share):",
+            p.label(),
+            mean_tot,
+            max_tot
+        );
+        for (v, col) in s.per_vc.iter().enumerate() {
+            let m = idx.iter().map(|&i| col[i] as f64).sum::<f64>() / n;
+            let _ = write!(
+                text,
+                " {}: {:.0} ({:.2}|{:.2})",
+                v + 1,
+                m,
+                if mean_tot > 0.0 { m / mean_tot } else { 0.0 },
+                r.vcs[v].mcr_mbps / sum_mcr
+            );
+        }
+        text.push('\n');
+        let window: Vec<usize> = (0..s.total.len())
+            .filter(|&i| {
+                let t = i as f64 * s.interval_s;
+                (QUEUE_PLOT_FROM..QUEUE_PLOT_TO).contains(&t)
+            })
+            .collect();
+        let pts = |col: &[u32]| -> Vec<(f64, f64)> {
+            window
+                .iter()
+                .map(|&i| (i as f64 * s.interval_s, col[i] as f64))
+                .collect()
+        };
+        let hbo = match scenario(&k).map(|sc| sc.buffer.policy) {
+            Ok(
+                PolicySpec::DoubleEpd { hbo, .. }
+                | PolicySpec::Dfba { hbo, .. }
+                | PolicySpec::DynamicThreshold { hbo, .. },
+            ) => hbo,
+            _ => 0,
+        };
+        let mut plot = Plot::new(
+            format!(
+                "Buffer occupancy at {QUEUE_PORT}, {} (Table 1, seed 1; HBO {hbo} off scale)",
+                p.label(),
+            ),
+            "time (s)",
+            "cells in the buffer",
+        );
+        plot.series.push(Series::line("total", pts(&s.total)));
+        for (v, col) in s.per_vc.iter().enumerate().take(n_vc) {
+            plot.series.push(Series::line(
+                format!("{} (MCR {:.0})", r.vcs[v].name, r.vcs[v].mcr_mbps),
+                pts(col),
+            ));
+        }
+        let lbo = k.lbo as f64;
+        plot.series.push(Series::line(
+            "LBO",
+            vec![(QUEUE_PLOT_FROM, lbo), (QUEUE_PLOT_TO, lbo)],
+        ));
+        plot.x_range = Some((QUEUE_PLOT_FROM, QUEUE_PLOT_TO));
+        files.push((format!("queue_{}.svg", p.csv()), plot.to_svg()));
+    }
+    text.push('\n');
+    files.push(("queue.csv".into(), csv));
 }
 
 fn sensitivity(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
