@@ -132,6 +132,9 @@ pub struct Plot {
     pub x_categories: Vec<String>,
     /// A line under the title (how the figure is drawn, e.g. smoothing or panels).
     pub note: Option<String>,
+    /// The automatic y range includes 0 (true by default); false fits the data alone (a
+    /// comparison of close values).
+    pub y_from_zero: bool,
     pub width: u32,
     pub height: u32,
 }
@@ -161,6 +164,7 @@ impl Plot {
             y_range: None,
             x_categories: Vec::new(),
             note: None,
+            y_from_zero: true,
             width: 720,
             height: 440,
         }
@@ -169,7 +173,11 @@ impl Plot {
     /// The data range of all finite points: ((x_lo, x_hi), (y_lo, y_hi)); error bars count.
     fn data_range(&self) -> ((f64, f64), (f64, f64)) {
         let mut xs = (f64::INFINITY, f64::NEG_INFINITY);
-        let mut ys = (0.0f64, f64::NEG_INFINITY);
+        let mut ys = if self.y_from_zero {
+            (0.0f64, f64::NEG_INFINITY)
+        } else {
+            (f64::INFINITY, f64::NEG_INFINITY)
+        };
         for s in &self.series {
             for (i, &(x, y)) in s.points.iter().enumerate() {
                 if x.is_finite() && y.is_finite() {
@@ -188,7 +196,7 @@ impl Plot {
             xs = (0.0, 1.0);
         }
         if !ys.1.is_finite() {
-            ys.1 = 1.0;
+            ys = (0.0, 1.0);
         }
         (widen(xs), widen(ys))
     }
@@ -613,7 +621,15 @@ impl Grid {
     /// Renders the panels left to right, top to bottom; each row as tall as its tallest.
     pub fn to_svg(&self) -> String {
         let cols = self.columns.max(1);
-        let head = if self.note.is_some() { 50.0 } else { 34.0 };
+        let width_guess = self
+            .panels
+            .chunks(cols)
+            .map(|r| r.iter().map(|p| p.width).sum::<u32>())
+            .max()
+            .unwrap_or(400) as f64;
+        // About 9 px per character of the 16-px bold title.
+        let title = wrap(&self.title, ((width_guess - 20.0) / 9.0) as usize);
+        let head = 16.0 + 20.0 * title.len() as f64 + if self.note.is_some() { 16.0 } else { 0.0 };
         let rows: Vec<&[Plot]> = self.panels.chunks(cols).collect();
         let width = rows
             .iter()
@@ -634,17 +650,21 @@ impl Grid {
             s,
             r#"<rect x="0" y="0" width="{width:.0}" height="{height:.0}" fill="white"/>"#
         );
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.2}" y="22" text-anchor="middle" font-size="16" font-weight="bold">{}</text>"#,
-            width / 2.0,
-            esc(&self.title)
-        );
+        for (k, line) in title.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                r#"<text x="{:.2}" y="{}" text-anchor="middle" font-size="16" font-weight="bold">{}</text>"#,
+                width / 2.0,
+                22 + 20 * k,
+                esc(line)
+            );
+        }
         if let Some(n) = &self.note {
             let _ = writeln!(
                 s,
-                r##"<text x="{:.2}" y="40" text-anchor="middle" fill="#444">{}</text>"##,
+                r##"<text x="{:.2}" y="{}" text-anchor="middle" fill="#444">{}</text>"##,
                 width / 2.0,
+                20 + 20 * title.len(),
                 esc(n)
             );
         }
@@ -660,6 +680,22 @@ impl Grid {
         s.push_str("</svg>\n");
         s
     }
+}
+
+/// Splits `text` at spaces into lines of at most `max` characters (a longer word stays
+/// whole).
+pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for w in text.split(' ') {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + w.chars().count() <= max.max(1) => {
+                l.push(' ');
+                l.push_str(w);
+            }
+            _ => lines.push(w.to_string()),
+        }
+    }
+    lines
 }
 
 /// A centred moving average over `window` points (fewer at the ends): the smoothing a
@@ -879,6 +915,18 @@ mod tests {
         // Not a time axis, or one dense curve: overlaid as before.
         p.x_label = "load".into();
         assert!(p.auto_panels().is_none());
+    }
+
+    #[test]
+    fn wraps_at_spaces() {
+        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
+        assert_eq!(wrap("toolongword x", 4), ["toolongword", "x"]);
+        let mut p = Plot::new("t", "x", "y");
+        p.series
+            .push(Series::line("a", vec![(0.0, 68.0), (1.0, 70.0)]));
+        assert_eq!(p.axes().1 .1, 0.0);
+        p.y_from_zero = false;
+        assert_eq!((p.axes().1 .1, p.axes().1 .2), (68.0, 70.0));
     }
 
     #[test]

@@ -33,11 +33,7 @@ pub fn draw<'a>(fig: &Figure, runs_of: impl Fn(usize) -> Vec<&'a RunOutput>) -> 
                     continue;
                 };
                 let pts = run.samples.iter().filter(|s| s.link as usize == li);
-                let mut p = Plot::new(
-                    label.clone(),
-                    "time (s)",
-                    "queue length (packets, periodic samples)",
-                );
+                let mut p = Plot::new(label.clone(), "time (s)", "queue (packets)");
                 p.height = 250;
                 let inst = Series::line(
                     "instantaneous",
@@ -62,7 +58,10 @@ pub fn draw<'a>(fig: &Figure, runs_of: impl Fn(usize) -> Vec<&'a RunOutput>) -> 
             share_axes(&mut panels);
             Grid {
                 title: fig.title.clone(),
-                note: Some("one panel per variant (small multiples), same axes; seed 1".into()),
+                note: Some(
+                    "one panel per variant (small multiples), same axes; seed 1, queue sampled periodically"
+                        .into(),
+                ),
                 panels,
                 columns: 1,
             }

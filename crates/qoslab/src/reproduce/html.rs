@@ -557,7 +557,11 @@ mod tests {
         assert_eq!(names, ["compare_table_1.svg", "index.html"]);
         let html = &files[1].1;
         assert_eq!(html.matches("<img class=\"fig\"").count(), 2);
-        assert!(html.contains("class=\"b50\"") && html.contains("class=\"b5\""));
+        assert!(html.contains("class=\"n b50\"") && html.contains("class=\"n b5\""));
+        assert!(
+            !html.contains("\" class="),
+            "two class attributes in one element"
+        );
         assert!(html.contains("seeds used</th><td>1, 2</td>"));
         assert!(html.contains("scenarios/rio-hori2001/base.toml"));
         assert_eq!(

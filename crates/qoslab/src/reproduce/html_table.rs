@@ -221,7 +221,7 @@ impl Comparison {
                     column: if unit.is_empty() {
                         m.clone()
                     } else {
-                        format!("{m} ({unit})")
+                        format!("{m}_{unit}")
                     },
                     runs: col("runs").map(|k| r[k].clone()),
                     ours: num(&r[*i]),
@@ -277,12 +277,12 @@ impl Comparison {
                 (Some(d), Some((_, p))) if *p != 0.0 => format!("{:+.1} %", 100.0 * d / p),
                 _ => String::new(),
             };
-            let class = c.band().map_or(String::new(), |b| {
-                format!(" class=\"{}\" title=\"{}\"", b.class(), b.label())
+            let class = c.band().map_or(" class=\"n\"".to_string(), |b| {
+                format!(" class=\"n {}\" title=\"{}\"", b.class(), b.label())
             });
             let _ = writeln!(
                 s,
-                "<td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\"{class}>{}</td><td class=\"n\"{class}>{pct}</td><td>{}</td></tr>",
+                "<td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td{class}>{}</td><td{class}>{pct}</td><td>{}</td></tr>",
                 esc(&c.column),
                 esc(c.runs.as_deref().unwrap_or("")),
                 c.ours.map_or("n/a".to_string(), |v| format!("{v:.d$}")),
@@ -319,7 +319,8 @@ impl Comparison {
             if !cells.iter().any(|c| c.published.is_some()) {
                 continue; // a column the source does not give: the table shows it
             }
-            let mut p = Plot::new(col.to_string(), self.key_names.join(" · "), col.to_string());
+            let mut p = Plot::new(col.to_string(), self.key_names.join(" · "), with_unit(col));
+            p.y_from_zero = false;
             p.x_categories = cells.iter().map(|c| c.keys.join(" · ")).collect();
             p.width = if cells.len() > 10 { 720 } else { 480 };
             p.height = 320;
@@ -349,7 +350,7 @@ impl Comparison {
             Grid {
                 title: title.to_string(),
                 note: Some(
-                    "ours: mean over seeds with 95 % interval (dot and bar); published: hollow diamond"
+                    "ours: mean over seeds with 95 % interval (dot and bar); published: hollow diamond; y axes fit the data (not from 0); units as in the table's title"
                         .into(),
                 ),
                 panels,
@@ -358,6 +359,25 @@ impl Comparison {
             .to_svg(),
         )
     }
+}
+
+/// A value column's name with the unit its suffix names, e.g. `stm_oa_pct` -> `stm_oa_pct
+/// (%)`; the name alone when it names none (the table's title gives the unit).
+pub fn with_unit(col: &str) -> String {
+    const UNITS: [(&str, &str); 8] = [
+        ("_pct", "%"),
+        ("_mbps", "Mb/s"),
+        ("_kbps", "kb/s"),
+        ("_bps", "bit/s"),
+        ("_ms", "ms"),
+        ("_s", "s"),
+        ("_bytes", "bytes"),
+        ("_pkts", "packets"),
+    ];
+    UNITS
+        .iter()
+        .find(|(suffix, _)| col.ends_with(suffix))
+        .map_or(col.to_string(), |(_, u)| format!("{col} ({u})"))
 }
 
 /// Decimals that show 4 significant digits of the larger of ours and published (at most 6).
@@ -421,6 +441,14 @@ mod tests {
     }
 
     #[test]
+    fn units_from_suffixes() {
+        assert_eq!(with_unit("stm_oa_pct"), "stm_oa_pct (%)");
+        assert_eq!(with_unit("tcp_send_rate_kbps"), "tcp_send_rate_kbps (kb/s)");
+        assert_eq!(with_unit("throughput"), "throughput");
+        assert_eq!(with_unit("goodput_mbps"), "goodput_mbps (Mb/s)");
+    }
+
+    #[test]
     fn reads_the_long_layout() {
         let csv = parse_csv(
             "minth_out,tcp,column,runs,ours_mean,ours_ci95,published,diff,diff_pct\n\
@@ -439,7 +467,11 @@ mod tests {
         assert_eq!(c.cells[1].published, None);
         assert_eq!(c.band_counts(), ([1, 0, 0, 0, 0], 1));
         let html = c.to_html();
-        assert!(html.contains("class=\"b5\"") && html.contains("68.86"));
+        assert!(html.contains("class=\"n b5\"") && html.contains("68.86"));
+        assert!(
+            !html.contains("\" class="),
+            "two class attributes in one element"
+        );
         let svg = c.figure("Table 1").unwrap();
         assert!(svg.contains("throughput") && svg.contains("published"));
         assert!(
@@ -458,7 +490,7 @@ mod tests {
         let c = Comparison::from_csv(&csv).unwrap();
         assert_eq!(c.key_names, ["policy"]);
         assert_eq!(c.cells.len(), 2);
-        assert_eq!(c.cells[1].column, "goodput (mbps)");
+        assert_eq!(c.cells[1].column, "goodput_mbps");
         assert_eq!(c.cells[1].published.as_ref().unwrap().1, 46.59);
         assert_eq!(c.cells[1].runs.as_deref(), Some("2"));
         let plain = parse_csv("a,b\n1,\"x, y\"\n").unwrap();
