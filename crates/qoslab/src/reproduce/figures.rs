@@ -110,7 +110,8 @@ fn share_axes(panels: &mut [Plot]) {
             }
         }
     }
-    if !(x.1 > x.0) || !(y.1 > y.0) {
+    // Nothing finite to span (the bounds are still infinite) or a single value.
+    if !(x.0.is_finite() && y.1.is_finite() && x.1 > x.0 && y.1 > y.0) {
         return;
     }
     let ystep = crate::plot::nice_step(y.1 - y.0, 6);
