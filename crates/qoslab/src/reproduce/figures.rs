@@ -35,8 +35,10 @@ pub fn draw<'a>(fig: &Figure, runs_of: impl Fn(usize) -> Vec<&'a RunOutput>) -> 
                 let pts = run.samples.iter().filter(|s| s.link as usize == li);
                 let mut p = Plot::new(label.clone(), "time (s)", "queue (packets)");
                 p.height = 250;
+                // Series keep the variant's label (the panel's title too), so the SVG names
+                // its curves as the overlaid figure did.
                 let inst = Series::line(
-                    "instantaneous",
+                    label.clone(),
                     pts.clone()
                         .map(|s| (s.t_ns as f64 * 1e-9, s.pkts as f64))
                         .collect(),
@@ -45,7 +47,7 @@ pub fn draw<'a>(fig: &Figure, runs_of: impl Fn(usize) -> Vec<&'a RunOutput>) -> 
                     p.series.push(inst.faint().colour(0));
                     p.series.push(
                         Series::line(
-                            "average (the discipline's)",
+                            format!("{label} (average)"),
                             pts.map(|s| (s.t_ns as f64 * 1e-9, s.avg)).collect(),
                         )
                         .colour(1),

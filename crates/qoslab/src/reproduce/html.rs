@@ -35,6 +35,8 @@ use super::Outcome;
 /// What the page says about the run besides the outcome.
 #[derive(Clone, Debug)]
 pub struct RunInfo<'a> {
+    /// The command line as typed (`reproduce NAME --quick ...`); empty when unknown.
+    pub command: String,
     pub wall_s: f64,
     /// The engine's speed line, if the experiment prints one.
     pub engine: Option<&'a str>,
@@ -122,9 +124,15 @@ pub fn report_files(name: &str, outcome: &Outcome, info: &RunInfo) -> Vec<(Strin
         let title = figure_title(text, file);
         let anchor = format!("f-{}", file.trim_end_matches(".svg"));
         nav.push((anchor.clone(), title.clone()));
+        let data = file.replace(".svg", ".csv");
+        let data = if outcome.files.iter().any(|(f, _)| *f == data) {
+            format!("; data: <a href=\"{0}\">{0}</a>", esc(&data))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             figs_html,
-            "<section class=\"figure\" id=\"{anchor}\"><h3>{}</h3>{}<p class=\"small\">file: <a href=\"{f}\">{f}</a></p></section>",
+            "<section class=\"figure\" id=\"{anchor}\"><h3>{}</h3>{}<p class=\"small\">file: <a href=\"{f}\">{f}</a>{data}</p></section>",
             esc(&title),
             img(file, svg, &title),
             f = esc(file)
@@ -138,11 +146,20 @@ pub fn report_files(name: &str, outcome: &Outcome, info: &RunInfo) -> Vec<(Strin
     let seeds = seeds_used(&outcome.files);
     let _ = writeln!(body, "<h1>{}</h1>", esc(&heading));
     body.push_str("<section id=\"run\"><h2>Run</h2><table class=\"kv\">\n");
-    let _ = writeln!(body, "<tr><th>command</th><td><code>qoslab reproduce {}</code> (options as printed below)</td></tr>", esc(name));
+    let command = if info.command.is_empty() {
+        format!("reproduce {name}")
+    } else {
+        info.command.clone()
+    };
+    let _ = writeln!(
+        body,
+        "<tr><th>command</th><td><code>qoslab {}</code></td></tr>",
+        esc(&command)
+    );
     for l in &header {
         let (k, v) = l
             .split_once(": ")
-            .filter(|(k, _)| k.len() < 24)
+            .filter(|(k, _)| k.len() < 24 && !k.contains('('))
             .unwrap_or(("run", l));
         let _ = writeln!(body, "<tr><th>{}</th><td>{}</td></tr>", esc(k), esc(v));
     }
@@ -549,6 +566,7 @@ mod tests {
             "rio-hori2001",
             &out,
             &RunInfo {
+                command: "reproduce rio-hori2001 --quick".into(),
                 wall_s: 1.3,
                 engine: None,
             },
@@ -563,6 +581,7 @@ mod tests {
             "two class attributes in one element"
         );
         assert!(html.contains("seeds used</th><td>1, 2</td>"));
+        assert!(html.contains("<code>qoslab reproduce rio-hori2001 --quick</code>"));
         assert!(html.contains("scenarios/rio-hori2001/base.toml"));
         assert_eq!(
             meta(html, "qoslab-summary").unwrap(),

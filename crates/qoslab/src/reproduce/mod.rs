@@ -238,6 +238,7 @@ pub(crate) fn publish(
     let dir = out.unwrap_or_else(|| PathBuf::from("out").join("reproduce").join(name));
     write_files(&dir, &outcome.files)?;
     let info = html::RunInfo {
+        command: std::env::args().skip(1).collect::<Vec<_>>().join(" "),
         wall_s: t0.elapsed().as_secs_f64(),
         engine,
     };
