@@ -228,8 +228,14 @@ impl Plot {
         }
     }
 
+    /// The title in lines that fit the width (about 8 px per character at 15 px).
+    fn title_lines(&self) -> Vec<String> {
+        wrap(&self.title, ((self.width as f64 - 20.0) / 8.0) as usize)
+    }
+
     fn margin_top(&self) -> f64 {
         MARGIN_TOP
+            + 18.0 * (self.title_lines().len().max(1) - 1) as f64
             + if self.note.is_some() { 16.0 } else { 0.0 }
             + if self.legend_on_top() { 14.0 } else { 0.0 }
     }
@@ -343,17 +349,22 @@ impl Plot {
             r#"<rect x="0" y="0" width="{}" height="{}" fill="white"/>"#,
             self.width, self.height
         );
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.2}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
-            w / 2.0,
-            esc(&self.title)
-        );
+        let title = self.title_lines();
+        for (k, line) in title.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                r#"<text x="{:.2}" y="{}" text-anchor="middle" font-size="15">{}</text>"#,
+                w / 2.0,
+                22 + 18 * k,
+                esc(line)
+            );
+        }
         if let Some(n) = &self.note {
             let _ = writeln!(
                 s,
-                r##"<text x="{:.2}" y="40" text-anchor="middle" font-size="12" fill="#444">{}</text>"##,
+                r##"<text x="{:.2}" y="{}" text-anchor="middle" font-size="12" fill="#444">{}</text>"##,
                 w / 2.0,
+                22 + 18 * title.len(),
                 esc(n)
             );
         }
