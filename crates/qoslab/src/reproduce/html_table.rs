@@ -350,7 +350,7 @@ impl Comparison {
             Grid {
                 title: title.to_string(),
                 note: Some(
-                    "ours: mean over seeds with 95 % interval (dot and bar); published: hollow diamond; y axes fit the data (not from 0); units as in the table's title"
+                    "ours: mean ± 95 % interval (dot, bar) · published: hollow diamond · y axis not from 0"
                         .into(),
                 ),
                 panels,
