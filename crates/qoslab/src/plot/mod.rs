@@ -1,5 +1,6 @@
-//! A small, dependency-free SVG plotter: line and step series with axes, ticks, labels and a
-//! legend; cumulative distributions and histograms.
+//! A small, dependency-free SVG plotter: line and step series, bars, markers and points with
+//! error bars, on numeric or categorical x axes, with ticks, labels and a legend; panels
+//! side by side ("small multiples"); cumulative distributions and histograms.
 //!
 //! Output is a pure function of the input (fixed number formats, no timestamps), so figures
 //! are byte-identical across runs. Coordinates are printed with two decimals.
@@ -9,8 +10,27 @@
 //! p.series.push(Series::line("Reno", points));
 //! std::fs::write("fig.svg", p.to_svg())?;
 //! ```
+//!
+//! **Noisy time series are not overlaid.** A plot whose x axis is time (its label starts
+//! with "time") and which holds two or more *dense* line series (at least
+//! [`DENSE_POINTS`] points each) is drawn as small multiples: one panel per dense series,
+//! stacked, all on the same x and y ranges, each panel also showing the sparse series (a
+//! reference line such as "SR"). The figure says so under its title. Overlaid, such curves
+//! hide each other (the RIO paper's queue traces cross hundreds of times); side by side on
+//! the same axes they compare at a glance, and nothing is smoothed away. A caller who wants
+//! a different grouping builds a [`Grid`] itself.
+//!
+//! **Comparison with published values** uses two point styles: [`Style::ErrorBars`] (our
+//! mean, a filled dot, with its 95 % interval as a capped vertical bar) and
+//! [`Style::Markers`] (a published value, a hollow diamond). On a categorical axis
+//! ([`Plot::x_categories`]) the caller offsets the two by a fraction of a category so that
+//! neither hides the other.
 
 use std::fmt::Write as _;
+
+/// Points each of two or more line series must have for a time plot to be split into
+/// panels (see the module docs).
+pub const DENSE_POINTS: usize = 30;
 
 /// How a series is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +41,11 @@ pub enum Style {
     Step,
     /// One bar per point, centred on x, from y = 0 (a histogram or probability mass).
     Bars,
+    /// A hollow diamond per point (a published value).
+    Markers,
+    /// A filled dot per point with a capped vertical bar of ± `err[i]` (a mean and its
+    /// 95 % interval); a NaN or missing `err[i]` draws the dot alone.
+    ErrorBars,
 }
 
 /// One named series of (x, y) points.
@@ -29,28 +54,65 @@ pub struct Series {
     pub name: String,
     pub points: Vec<(f64, f64)>,
     pub style: Style,
+    /// Half-widths of the error bars ([`Style::ErrorBars`] only), one per point.
+    pub err: Vec<f64>,
+    /// Drawn thin and translucent (raw samples under a smoothed or averaged curve).
+    pub faint: bool,
+    /// Colour index into the palette; None = the series' position in the plot.
+    pub colour: Option<usize>,
 }
 
 impl Series {
-    pub fn line(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+    fn new(name: impl Into<String>, points: Vec<(f64, f64)>, style: Style) -> Series {
         Series {
             name: name.into(),
             points,
-            style: Style::Line,
+            style,
+            err: Vec::new(),
+            faint: false,
+            colour: None,
         }
+    }
+    pub fn line(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series::new(name, points, Style::Line)
     }
     pub fn step(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
-        Series {
-            name: name.into(),
-            points,
-            style: Style::Step,
-        }
+        Series::new(name, points, Style::Step)
     }
     pub fn bars(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series::new(name, points, Style::Bars)
+    }
+    pub fn markers(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series::new(name, points, Style::Markers)
+    }
+    /// Points with error bars of half-width `err[i]` (NaN: none).
+    pub fn error_bars(name: impl Into<String>, points: Vec<(f64, f64)>, err: Vec<f64>) -> Series {
         Series {
-            name: name.into(),
-            points,
-            style: Style::Bars,
+            err,
+            ..Series::new(name, points, Style::ErrorBars)
+        }
+    }
+    pub fn faint(mut self) -> Series {
+        self.faint = true;
+        self
+    }
+    pub fn colour(mut self, i: usize) -> Series {
+        self.colour = Some(i);
+        self
+    }
+    fn is_dense_line(&self) -> bool {
+        matches!(self.style, Style::Line | Style::Step) && self.points.len() >= DENSE_POINTS
+    }
+    fn err_at(&self, i: usize) -> f64 {
+        match self.style {
+            Style::ErrorBars => self
+                .err
+                .get(i)
+                .copied()
+                .filter(|e| e.is_finite())
+                .unwrap_or(0.0)
+                .abs(),
+            _ => 0.0,
         }
     }
 }
@@ -66,6 +128,13 @@ pub struct Plot {
     pub x_range: Option<(f64, f64)>,
     /// Fixed y range; None = from the data (always including 0), widened to nice ticks.
     pub y_range: Option<(f64, f64)>,
+    /// Names of the x positions 0, 1, 2, ...: a categorical axis (empty = numeric).
+    pub x_categories: Vec<String>,
+    /// A line under the title (how the figure is drawn, e.g. smoothing or panels).
+    pub note: Option<String>,
+    /// The automatic y range includes 0 (true by default); false fits the data alone (a
+    /// comparison of close values).
+    pub y_from_zero: bool,
     pub width: u32,
     pub height: u32,
 }
@@ -93,20 +162,28 @@ impl Plot {
             series: Vec::new(),
             x_range: None,
             y_range: None,
+            x_categories: Vec::new(),
+            note: None,
+            y_from_zero: true,
             width: 720,
             height: 440,
         }
     }
 
-    /// The data range of all finite points: ((x_lo, x_hi), (y_lo, y_hi)).
+    /// The data range of all finite points: ((x_lo, x_hi), (y_lo, y_hi)); error bars count.
     fn data_range(&self) -> ((f64, f64), (f64, f64)) {
         let mut xs = (f64::INFINITY, f64::NEG_INFINITY);
-        let mut ys = (0.0f64, f64::NEG_INFINITY);
+        let mut ys = if self.y_from_zero {
+            (0.0f64, f64::NEG_INFINITY)
+        } else {
+            (f64::INFINITY, f64::NEG_INFINITY)
+        };
         for s in &self.series {
-            for &(x, y) in &s.points {
+            for (i, &(x, y)) in s.points.iter().enumerate() {
                 if x.is_finite() && y.is_finite() {
+                    let e = s.err_at(i);
                     xs = (xs.0.min(x), xs.1.max(x));
-                    ys = (ys.0.min(y), ys.1.max(y));
+                    ys = (ys.0.min(y - e), ys.1.max(y + e));
                 }
             }
             if s.style == Style::Bars && s.points.len() > 1 {
@@ -119,47 +196,178 @@ impl Plot {
             xs = (0.0, 1.0);
         }
         if !ys.1.is_finite() {
-            ys.1 = 1.0;
+            ys = (0.0, 1.0);
         }
         (widen(xs), widen(ys))
     }
 
-    /// Renders the plot as a standalone SVG document.
-    pub fn to_svg(&self) -> String {
+    /// Whether category labels are turned (many or long labels).
+    fn turned_labels(&self) -> bool {
+        let n = self.x_categories.len().max(1);
+        let longest = self
+            .x_categories
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0);
+        // About 7 px per character must fit in a category's width.
+        longest as f64 * 7.0 > (self.width as f64 - MARGIN_LEFT - MARGIN_RIGHT) / n as f64
+    }
+
+    fn margin_bottom(&self) -> f64 {
+        if self.turned_labels() {
+            let longest = self
+                .x_categories
+                .iter()
+                .map(|c| c.chars().count().min(28))
+                .max()
+                .unwrap_or(0) as f64;
+            MARGIN_BOTTOM + 4.0 * longest
+        } else {
+            MARGIN_BOTTOM
+        }
+    }
+
+    /// The title in lines that fit the width (about 8 px per character at 15 px).
+    fn title_lines(&self) -> Vec<String> {
+        wrap(&self.title, ((self.width as f64 - 20.0) / 8.0) as usize)
+    }
+
+    fn margin_top(&self) -> f64 {
+        MARGIN_TOP
+            + 18.0 * (self.title_lines().len().max(1) - 1) as f64
+            + if self.note.is_some() { 16.0 } else { 0.0 }
+            + if self.legend_on_top() { 14.0 } else { 0.0 }
+    }
+
+    /// A categorical plot has its legend in one row above the frame, where it hides no
+    /// point (its points spread over the whole width); others inside the frame, top right.
+    fn legend_on_top(&self) -> bool {
+        !self.x_categories.is_empty() && !self.series.is_empty()
+    }
+
+    /// The x and y axes as drawn: (ticks, lo, hi) each.
+    #[allow(clippy::type_complexity)]
+    fn axes(&self) -> ((Vec<f64>, f64, f64), (Vec<f64>, f64, f64)) {
         let (dx, dy) = self.data_range();
-        let (x_ticks, x_lo, x_hi) = match self.x_range {
-            Some((a, b)) => (nice_ticks(a, b, 8), a, b),
-            None => axis(dx),
+        let x = if !self.x_categories.is_empty() {
+            let n = self.x_categories.len();
+            ((0..n).map(|k| k as f64).collect(), -0.5, n as f64 - 0.5)
+        } else {
+            match self.x_range {
+                Some((a, b)) => (nice_ticks(a, b, 8), a, b),
+                None => axis(dx),
+            }
         };
-        let (y_ticks, y_lo, y_hi) = match self.y_range {
+        let y = match self.y_range {
             Some((a, b)) => (nice_ticks(a, b, 6), a, b),
             None => axis(dy),
         };
+        (x, y)
+    }
+
+    /// Renders the plot as a standalone SVG document (as small multiples when it overlays
+    /// dense time series: see the module docs).
+    pub fn to_svg(&self) -> String {
+        if let Some(g) = self.auto_panels() {
+            return g.to_svg();
+        }
+        self.render(None)
+    }
+
+    /// The small multiples a dense time-series overlay is drawn as, if it is one.
+    fn auto_panels(&self) -> Option<Grid> {
+        let time_axis = self.x_label.trim_start().to_lowercase().starts_with("time");
+        let dense: Vec<usize> = (0..self.series.len())
+            .filter(|&i| self.series[i].is_dense_line())
+            .collect();
+        if !time_axis || dense.len() < 2 || !self.x_categories.is_empty() {
+            return None;
+        }
+        let ((_, xl, xh), (_, yl, yh)) = self.axes();
+        let panels = dense
+            .iter()
+            .map(|&d| {
+                let mut p = Plot::new(
+                    self.series[d].name.clone(),
+                    self.x_label.clone(),
+                    self.y_label.clone(),
+                );
+                p.x_range = Some((xl, xh));
+                p.y_range = Some((yl, yh));
+                p.width = self.width;
+                p.height = 230;
+                for (i, s) in self.series.iter().enumerate() {
+                    if i == d || !dense.contains(&i) {
+                        p.series.push(s.clone().colour(s.colour.unwrap_or(i)));
+                    }
+                }
+                p
+            })
+            .collect();
+        Some(Grid {
+            title: self.title.clone(),
+            note: Some(match &self.note {
+                Some(n) => format!("{n}; one panel per curve, same axes"),
+                None => "one panel per curve (small multiples), same axes".to_string(),
+            }),
+            panels,
+            columns: 1,
+        })
+    }
+
+    /// The SVG element; `at` = Some((x, y)) nests it at that offset inside a larger SVG.
+    fn render(&self, at: Option<(f64, f64)>) -> String {
+        let ((x_ticks, x_lo, x_hi), (y_ticks, y_lo, y_hi)) = self.axes();
         let (w, h) = (self.width as f64, self.height as f64);
         let (px0, px1) = (MARGIN_LEFT, w - MARGIN_RIGHT);
-        let (py0, py1) = (h - MARGIN_BOTTOM, MARGIN_TOP);
+        let (py0, py1) = (h - self.margin_bottom(), self.margin_top());
         let sx = |x: f64| px0 + (x - x_lo) / (x_hi - x_lo) * (px1 - px0);
         let sy = |y: f64| py0 + (y - y_lo) / (y_hi - y_lo) * (py1 - py0);
         let clamp_x = |x: f64| x.clamp(x_lo, x_hi);
         let clamp_y = |y: f64| y.clamp(y_lo, y_hi);
 
         let mut s = String::new();
-        let _ = writeln!(
-            s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="sans-serif" font-size="12">"#,
-            self.width, self.height, self.width, self.height
-        );
+        match at {
+            None => {
+                let _ = writeln!(
+                    s,
+                    r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="sans-serif" font-size="12">"#,
+                    self.width, self.height, self.width, self.height
+                );
+            }
+            Some((x, y)) => {
+                let _ = writeln!(
+                    s,
+                    r#"<svg x="{x:.2}" y="{y:.2}" width="{}" height="{}" viewBox="0 0 {} {}">"#,
+                    self.width, self.height, self.width, self.height
+                );
+            }
+        }
         let _ = writeln!(
             s,
             r#"<rect x="0" y="0" width="{}" height="{}" fill="white"/>"#,
             self.width, self.height
         );
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.2}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
-            w / 2.0,
-            esc(&self.title)
-        );
+        let title = self.title_lines();
+        for (k, line) in title.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                r#"<text x="{:.2}" y="{}" text-anchor="middle" font-size="15">{}</text>"#,
+                w / 2.0,
+                22 + 18 * k,
+                esc(line)
+            );
+        }
+        if let Some(n) = &self.note {
+            let _ = writeln!(
+                s,
+                r##"<text x="{:.2}" y="{}" text-anchor="middle" font-size="12" fill="#444">{}</text>"##,
+                w / 2.0,
+                22 + 18 * title.len(),
+                esc(n)
+            );
+        }
         // Grid and ticks.
         s.push_str("<g class=\"axes\" stroke=\"#000\" stroke-width=\"1\">\n");
         for &t in &x_ticks {
@@ -193,14 +401,31 @@ impl Plot {
             py0 - py1
         );
         s.push_str("</g>\n<g class=\"tick-labels\">\n");
-        for &t in &x_ticks {
-            let _ = writeln!(
-                s,
-                r#"<text x="{:.2}" y="{:.2}" text-anchor="middle">{}</text>"#,
-                sx(t),
-                py0 + 19.0,
-                fmt_tick(t)
-            );
+        let turned = !self.x_categories.is_empty() && self.turned_labels();
+        for (k, &t) in x_ticks.iter().enumerate() {
+            let label = match self.x_categories.get(k) {
+                Some(c) if c.chars().count() > 28 => {
+                    format!("{}…", c.chars().take(27).collect::<String>())
+                }
+                Some(c) => c.clone(),
+                None => fmt_tick(t),
+            };
+            if turned {
+                let (x, y) = (sx(t) + 4.0, py0 + 14.0);
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{x:.2}" y="{y:.2}" text-anchor="end" transform="rotate(-40 {x:.2} {y:.2})">{}</text>"#,
+                    esc(&label)
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    r#"<text x="{:.2}" y="{:.2}" text-anchor="middle">{}</text>"#,
+                    sx(t),
+                    py0 + 19.0,
+                    esc(&label)
+                );
+            }
         }
         for &t in &y_ticks {
             let _ = writeln!(
@@ -216,7 +441,7 @@ impl Plot {
             s,
             r#"<text x="{:.2}" y="{:.2}" text-anchor="middle">{}</text>"#,
             (px0 + px1) / 2.0,
-            h - 15.0,
+            h - 12.0,
             esc(&self.x_label)
         );
         let _ = writeln!(
@@ -228,12 +453,13 @@ impl Plot {
         );
         // Series.
         for (i, ser) in self.series.iter().enumerate() {
-            let colour = PALETTE[i % PALETTE.len()];
-            let pts: Vec<(f64, f64)> = ser
+            let colour = PALETTE[ser.colour.unwrap_or(i) % PALETTE.len()];
+            let pts: Vec<(usize, (f64, f64))> = ser
                 .points
                 .iter()
                 .copied()
-                .filter(|(x, y)| x.is_finite() && y.is_finite())
+                .enumerate()
+                .filter(|(_, (x, y))| x.is_finite() && y.is_finite())
                 .collect();
             let _ = writeln!(s, r#"<g class="series" data-name="{}">"#, esc(&ser.name));
             match ser.style {
@@ -241,7 +467,7 @@ impl Plot {
                     if !pts.is_empty() {
                         let mut d = String::new();
                         let mut prev: Option<(f64, f64)> = None;
-                        for &(x, y) in &pts {
+                        for &(_, (x, y)) in &pts {
                             let (x, y) = (sx(clamp_x(x)), sy(clamp_y(y)));
                             match prev {
                                 None => {
@@ -256,15 +482,17 @@ impl Plot {
                             }
                             prev = Some((x, y));
                         }
+                        let (sw, op) = if ser.faint { (0.8, 0.45) } else { (1.5, 1.0) };
                         let _ = writeln!(
                             s,
-                            r#"<path d="{d}" fill="none" stroke="{colour}" stroke-width="1.5"/>"#
+                            r#"<path d="{d}" fill="none" stroke="{colour}" stroke-width="{sw}" stroke-opacity="{op}"/>"#
                         );
                     }
                 }
                 Style::Bars => {
-                    let bw = bar_width(&pts);
-                    for &(x, y) in &pts {
+                    let raw: Vec<(f64, f64)> = pts.iter().map(|p| p.1).collect();
+                    let bw = bar_width(&raw);
+                    for &(x, y) in &raw {
                         let (xa, xb) = (sx(clamp_x(x - bw / 2.0)), sx(clamp_x(x + bw / 2.0)));
                         let (ya, yb) = (sy(clamp_y(y.max(0.0))), sy(clamp_y(0.0)));
                         let _ = writeln!(
@@ -275,12 +503,36 @@ impl Plot {
                         );
                     }
                 }
+                Style::Markers => {
+                    for &(_, (x, y)) in &pts {
+                        let _ = writeln!(s, "{}", diamond(sx(clamp_x(x)), sy(clamp_y(y)), colour));
+                    }
+                }
+                Style::ErrorBars => {
+                    for &(k, (x, y)) in &pts {
+                        let e = ser.err_at(k);
+                        let (cx, cy) = (sx(clamp_x(x)), sy(clamp_y(y)));
+                        if e > 0.0 {
+                            let (ya, yb) = (sy(clamp_y(y - e)), sy(clamp_y(y + e)));
+                            let _ = writeln!(
+                                s,
+                                r#"<path d="M{cx:.2},{ya:.2} L{cx:.2},{yb:.2} M{:.2},{ya:.2} L{:.2},{ya:.2} M{:.2},{yb:.2} L{:.2},{yb:.2}" stroke="{colour}" stroke-width="1.5" fill="none"/>"#,
+                                cx - 4.0,
+                                cx + 4.0,
+                                cx - 4.0,
+                                cx + 4.0
+                            );
+                        }
+                        let _ = writeln!(s, "{}", dot(cx, cy, colour));
+                    }
+                }
             }
             s.push_str("</g>\n");
         }
-        // Legend (top right, inside the frame), on a white box sized to the longest name
-        // (about 7 px per character at 12 px).
+        // Legend: inside the frame, top right, on a white box sized to the longest name
+        // (about 7 px per character at 12 px); or one row above the frame.
         if !self.series.is_empty() {
+            let on_top = self.legend_on_top();
             let longest = self
                 .series
                 .iter()
@@ -290,27 +542,55 @@ impl Plot {
             let bw = 40.0 + 7.0 * longest;
             let bx = px1 - bw - 6.0;
             s.push_str("<g class=\"legend\">\n");
-            let _ = writeln!(
-                s,
-                r##"<rect x="{bx:.2}" y="{:.2}" width="{bw:.2}" height="{:.2}" fill="white" fill-opacity="0.85" stroke="#999"/>"##,
-                py1 + 4.0,
-                8.0 + 16.0 * self.series.len() as f64
-            );
-            for (i, ser) in self.series.iter().enumerate() {
-                let colour = PALETTE[i % PALETTE.len()];
-                let y = py1 + 20.0 + 16.0 * i as f64;
+            if !on_top {
                 let _ = writeln!(
                     s,
-                    r#"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{colour}" stroke-width="3"/>"#,
-                    bx + 6.0,
-                    y - 4.0,
-                    bx + 26.0,
-                    y - 4.0
+                    r##"<rect x="{bx:.2}" y="{:.2}" width="{bw:.2}" height="{:.2}" fill="white" fill-opacity="0.85" stroke="#999"/>"##,
+                    py1 + 4.0,
+                    8.0 + 16.0 * self.series.len() as f64
                 );
+            }
+            let mut row_x = px0;
+            for (i, ser) in self.series.iter().enumerate() {
+                let colour = PALETTE[ser.colour.unwrap_or(i) % PALETTE.len()];
+                // (left of the glyph, text baseline)
+                let (x0, y) = if on_top {
+                    let at = (row_x, py1 - 8.0);
+                    row_x += 40.0 + 7.0 * ser.name.chars().count() as f64;
+                    at
+                } else {
+                    (bx, py1 + 20.0 + 16.0 * i as f64)
+                };
+                match ser.style {
+                    Style::Markers => {
+                        let _ = writeln!(s, "{}", diamond(x0 + 16.0, y - 4.0, colour));
+                    }
+                    Style::ErrorBars => {
+                        let _ = writeln!(
+                            s,
+                            r#"<path d="M{0:.2},{1:.2} L{0:.2},{2:.2}" stroke="{colour}" stroke-width="1.5"/>{3}"#,
+                            x0 + 16.0,
+                            y - 10.0,
+                            y + 2.0,
+                            dot(x0 + 16.0, y - 4.0, colour)
+                        );
+                    }
+                    Style::Line | Style::Step | Style::Bars => {
+                        let op = if ser.faint { 0.45 } else { 1.0 };
+                        let _ = writeln!(
+                            s,
+                            r#"<line x1="{:.2}" y1="{:.2}" x2="{:.2}" y2="{:.2}" stroke="{colour}" stroke-width="3" stroke-opacity="{op}"/>"#,
+                            x0 + 6.0,
+                            y - 4.0,
+                            x0 + 26.0,
+                            y - 4.0
+                        );
+                    }
+                }
                 let _ = writeln!(
                     s,
                     r#"<text x="{:.2}" y="{y:.2}">{}</text>"#,
-                    bx + 32.0,
+                    x0 + 32.0,
                     esc(&ser.name)
                 );
             }
@@ -319,6 +599,130 @@ impl Plot {
         s.push_str("</svg>\n");
         s
     }
+}
+
+/// A hollow diamond (a published value).
+fn diamond(x: f64, y: f64, colour: &str) -> String {
+    format!(
+        r#"<path d="M{x:.2},{:.2} L{:.2},{y:.2} L{x:.2},{:.2} L{:.2},{y:.2} Z" fill="white" stroke="{colour}" stroke-width="2"/>"#,
+        y - 6.0,
+        x + 6.0,
+        y + 6.0,
+        x - 6.0
+    )
+}
+
+/// A filled dot (our mean).
+fn dot(x: f64, y: f64, colour: &str) -> String {
+    format!(r#"<circle cx="{x:.2}" cy="{y:.2}" r="3.5" fill="{colour}"/>"#)
+}
+
+/// Panels side by side in one SVG ("small multiples"), under one title.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grid {
+    pub title: String,
+    /// A line under the title (how the panels are laid out or smoothed).
+    pub note: Option<String>,
+    pub panels: Vec<Plot>,
+    /// Panels per row (at least 1).
+    pub columns: usize,
+}
+
+impl Grid {
+    /// Renders the panels left to right, top to bottom; each row as tall as its tallest.
+    pub fn to_svg(&self) -> String {
+        let cols = self.columns.max(1);
+        let width_guess = self
+            .panels
+            .chunks(cols)
+            .map(|r| r.iter().map(|p| p.width).sum::<u32>())
+            .max()
+            .unwrap_or(400) as f64;
+        // About 9 px per character of the 16-px bold title.
+        let title = wrap(&self.title, ((width_guess - 20.0) / 9.0) as usize);
+        let head = 16.0 + 20.0 * title.len() as f64 + if self.note.is_some() { 16.0 } else { 0.0 };
+        let rows: Vec<&[Plot]> = self.panels.chunks(cols).collect();
+        let width = rows
+            .iter()
+            .map(|r| r.iter().map(|p| p.width).sum::<u32>())
+            .max()
+            .unwrap_or(400) as f64;
+        let height = head
+            + rows
+                .iter()
+                .map(|r| r.iter().map(|p| p.height).max().unwrap_or(0) as f64)
+                .sum::<f64>();
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="12">"#
+        );
+        let _ = writeln!(
+            s,
+            r#"<rect x="0" y="0" width="{width:.0}" height="{height:.0}" fill="white"/>"#
+        );
+        for (k, line) in title.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                r#"<text x="{:.2}" y="{}" text-anchor="middle" font-size="16" font-weight="bold">{}</text>"#,
+                width / 2.0,
+                22 + 20 * k,
+                esc(line)
+            );
+        }
+        if let Some(n) = &self.note {
+            let _ = writeln!(
+                s,
+                r##"<text x="{:.2}" y="{}" text-anchor="middle" fill="#444">{}</text>"##,
+                width / 2.0,
+                20 + 20 * title.len(),
+                esc(n)
+            );
+        }
+        let mut y = head;
+        for r in rows {
+            let mut x = 0.0;
+            for p in r {
+                s.push_str(&p.render(Some((x, y))));
+                x += p.width as f64;
+            }
+            y += r.iter().map(|p| p.height).max().unwrap_or(0) as f64;
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+/// Splits `text` at spaces into lines of at most `max` characters (a longer word stays
+/// whole).
+pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for w in text.split(' ') {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + w.chars().count() <= max.max(1) => {
+                l.push(' ');
+                l.push_str(w);
+            }
+            _ => lines.push(w.to_string()),
+        }
+    }
+    lines
+}
+
+/// A centred moving average over `window` points (fewer at the ends): the smoothing a
+/// figure states in its note when it uses it.
+pub fn moving_average(points: &[(f64, f64)], window: usize) -> Vec<(f64, f64)> {
+    let half = window.max(1) / 2;
+    (0..points.len())
+        .map(|i| {
+            let (a, b) = (i.saturating_sub(half), (i + half + 1).min(points.len()));
+            let ys = &points[a..b];
+            (
+                points[i].0,
+                ys.iter().map(|p| p.1).sum::<f64>() / ys.len() as f64,
+            )
+        })
+        .collect()
 }
 
 /// The smallest spacing between consecutive x values (the width of a bar).
@@ -484,5 +888,65 @@ mod tests {
     #[test]
     fn escapes_markup() {
         assert_eq!(esc("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+    }
+
+    #[test]
+    fn error_bars_widen_the_axis_and_markers_are_drawn() {
+        let mut p = Plot::new("t", "case", "v");
+        p.x_categories = vec!["a".into(), "b".into()];
+        p.series.push(Series::error_bars(
+            "ours",
+            vec![(0.0, 10.0), (1.0, 20.0)],
+            vec![5.0, f64::NAN],
+        ));
+        p.series
+            .push(Series::markers("published", vec![(1.0, 12.0)]));
+        // y range: 0 .. max(10 + 5, 20) = 20, widened to the tick 20.
+        let (_, (_, lo, hi)) = p.axes();
+        assert_eq!((lo, hi), (0.0, 20.0));
+        let svg = p.to_svg();
+        assert_eq!(svg.matches("<circle").count(), 2 + 1); // two dots and the legend's
+        assert_eq!(svg.matches("fill=\"white\" stroke=").count(), 1 + 1); // diamond, legend
+        assert!(svg.contains(">a</text>") && svg.contains(">b</text>"));
+    }
+
+    #[test]
+    fn dense_time_series_become_one_panel_each_with_the_reference_line() {
+        let mut p = Plot::new("q", "time (s)", "packets");
+        let dense = |k: f64| (0..40).map(|i| (i as f64, k + (i % 3) as f64)).collect();
+        p.series.push(Series::line("A", dense(1.0)));
+        p.series.push(Series::line("B", dense(5.0)));
+        p.series
+            .push(Series::line("SR", vec![(0.0, 4.0), (39.0, 4.0)]));
+        let g = p.auto_panels().expect("two dense time series");
+        assert_eq!(g.panels.len(), 2);
+        assert_eq!(g.panels[0].series.len(), 2); // A and the reference line
+        assert_eq!(g.panels[0].y_range, g.panels[1].y_range);
+        assert!(p.to_svg().contains("one panel per curve"));
+        // Not a time axis, or one dense curve: overlaid as before.
+        p.x_label = "load".into();
+        assert!(p.auto_panels().is_none());
+    }
+
+    #[test]
+    fn wraps_at_spaces() {
+        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
+        assert_eq!(wrap("toolongword x", 4), ["toolongword", "x"]);
+        let mut p = Plot::new("t", "x", "y");
+        p.series
+            .push(Series::line("a", vec![(0.0, 68.0), (1.0, 70.0)]));
+        assert_eq!(p.axes().1 .1, 0.0);
+        p.y_from_zero = false;
+        assert_eq!((p.axes().1 .1, p.axes().1 .2), (68.0, 70.0));
+    }
+
+    #[test]
+    fn moving_average_hand_computed() {
+        let pts = [(0.0, 1.0), (1.0, 2.0), (2.0, 6.0), (3.0, 1.0)];
+        // window 3: [1,2]/2, [1,2,6]/3, [2,6,1]/3, [6,1]/2
+        assert_eq!(
+            moving_average(&pts, 3),
+            vec![(0.0, 1.5), (1.0, 3.0), (2.0, 3.0), (3.0, 3.5)]
+        );
     }
 }

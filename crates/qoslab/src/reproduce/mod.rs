@@ -9,18 +9,24 @@
 //! | `stats.rs` | mean and Student-t 95 % interval over seeds |
 //! | `published.rs` | the published-data files under `data/` |
 //! | `report.rs`, `figures.rs` | text and CSV tables, SVG figures |
+//! | `html.rs`, `html_table.rs`, `html_doc.rs` | the HTML report per reproduction and the index page |
 //! | `rio_hori2001.rs`, `rfc2963.rs`, `rfc4828.rs` | the experiments |
 //!
 //! Seeds: `--seeds N` runs seeds 1..=N of every variant (a variant marked deterministic
 //! runs once). Results are collected by job index, so output files are byte-identical
 //! whatever the number of threads. Output goes to `--out DIR` (default
 //! `out/reproduce/<name>/`): `report.txt` (what is printed), `table_<id>.csv`,
-//! `table_<id>_runs.csv` (every run's value) and `<figure id>.svg`.
+//! `table_<id>_runs.csv` (every run's value), `<figure id>.svg`, `compare_table_<id>.svg`
+//! and `index.html` (the HTML report, [`html`]); without `--out`, also the index page
+//! `out/reproduce/index.html` over every reproduction there. Formats: `docs/outputs.md`.
 
 pub mod experiment;
 pub mod figures;
 pub mod gfr_kim2001;
 pub mod gfr_kim2001_cli;
+pub mod html;
+pub mod html_doc;
+pub mod html_table;
 pub mod metric;
 pub mod pcn_stm;
 pub mod published;
@@ -228,10 +234,27 @@ pub(crate) fn publish(
     engine: Option<&str>,
     t0: std::time::Instant,
 ) -> Result<(), ReproduceError> {
+    let default = out.is_none();
     let dir = out.unwrap_or_else(|| PathBuf::from("out").join("reproduce").join(name));
     write_files(&dir, &outcome.files)?;
+    let info = html::RunInfo {
+        command: std::env::args().skip(1).collect::<Vec<_>>().join(" "),
+        wall_s: t0.elapsed().as_secs_f64(),
+        engine,
+    };
+    let report = html::report_files(name, outcome, &info);
+    write_files(&dir, &report)?;
     print!("{}", outcome.text);
-    println!("wrote {} ({} files)", dir.display(), outcome.files.len());
+    println!(
+        "wrote {} ({} files; report: {})",
+        dir.display(),
+        outcome.files.len() + report.len(),
+        dir.join("index.html").display()
+    );
+    if let Some(root) = dir.parent().filter(|_| default) {
+        let idx = html::index_page(root);
+        write_files(root, &[("index.html".to_string(), idx)])?;
+    }
     if let Some(e) = engine {
         eprintln!("{e}");
     }
