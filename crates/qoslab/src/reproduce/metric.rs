@@ -259,6 +259,7 @@ mod tests {
             measured: FlowCounters::default(),
             total: FlowCounters::default(),
             tfrc,
+            delay: Default::default(),
         }
     }
 
