@@ -624,7 +624,8 @@ impl Simulator {
             });
             sim.arm_web(wi as u32);
         }
-        sim.delay = DelayMeasure::new(sim.flows.len(), sim.links.len(), sim.scenario.duration);
+        let monitored: Vec<bool> = sim.links.iter().map(|l| l.monitored).collect();
+        sim.delay = DelayMeasure::new(sim.flows.len(), &monitored, sim.scenario.duration, false);
         for a in 0..sim.agents.len() as u32 {
             sim.arm(a);
         }

@@ -77,6 +77,7 @@ pub struct LogHistogram {
     /// Buckets to allocate: `bucket_of(bound) + 1`.
     len: usize,
     zeros: u64,
+    /// Positive samples, their sum, smallest and largest.
     n: u64,
     sum: u128,
     min: u64,
@@ -108,14 +109,25 @@ impl LogHistogram {
     /// Adds one sample.
     #[inline]
     pub fn record(&mut self, v: u64) {
+        if v == 0 {
+            // the common case of a queue's sojourn: three instructions
+            self.zeros += 1;
+            return;
+        }
         self.n += 1;
         self.sum += v as u128;
         self.min = self.min.min(v);
         self.max = self.max.max(v);
-        if v == 0 {
-            self.zeros += 1;
-            return;
+        match self.counts.get_mut(bucket_of(v)) {
+            Some(c) => *c = c.saturating_add(1),
+            None => self.record_slow(v),
         }
+    }
+
+    /// The first positive sample (allocates the buckets) or one above the bound (clamped).
+    #[cold]
+    #[inline(never)]
+    fn record_slow(&mut self, v: u64) {
         if self.counts.is_empty() {
             self.grow();
         }
@@ -124,14 +136,13 @@ impl LogHistogram {
         *c = c.saturating_add(1);
     }
 
-    #[cold]
     fn grow(&mut self) {
         self.counts = vec![0; self.len.max(1)];
     }
 
     /// Adds every sample of `other` (same bound) to this histogram.
     pub fn merge(&mut self, other: &LogHistogram) {
-        if other.n == 0 {
+        if other.count() == 0 {
             return;
         }
         if self.counts.is_empty() && !other.counts.is_empty() {
@@ -148,8 +159,18 @@ impl LogHistogram {
         self.max = self.max.max(other.max);
     }
 
+    /// Samples recorded.
     pub fn count(&self) -> u64 {
-        self.n
+        self.n + self.zeros
+    }
+
+    /// The smallest sample (u64::MAX without samples).
+    fn min(&self) -> u64 {
+        if self.zeros > 0 {
+            0
+        } else {
+            self.min
+        }
     }
 
     /// Bytes of bucket memory held.
@@ -160,14 +181,15 @@ impl LogHistogram {
     /// The nearest-rank `q`-quantile (`0 < q ≤ 1`), within the relative error bound; 0
     /// without samples.
     pub fn quantile(&self, q: f64) -> u64 {
-        if self.n == 0 {
+        let n = self.count();
+        if n == 0 {
             return 0;
         }
-        let rank = (libm::ceil(q * self.n as f64) as u64).clamp(1, self.n);
+        let rank = (libm::ceil(q * n as f64) as u64).clamp(1, n);
         if rank <= self.zeros {
             return 0;
         }
-        if rank == self.n {
+        if rank == n {
             return self.max;
         }
         let mut acc = self.zeros;
@@ -175,28 +197,30 @@ impl LogHistogram {
             acc += c as u64;
             if acc >= rank {
                 let (lo, w) = bucket_range(i);
-                return (lo + (w - 1) / 2).clamp(self.min, self.max);
+                return (lo + (w - 1) / 2).clamp(self.min(), self.max);
             }
         }
         self.max
     }
 
     pub fn mean(&self) -> f64 {
-        if self.n == 0 {
+        let n = self.count();
+        if n == 0 {
             0.0
         } else {
-            self.sum as f64 / self.n as f64
+            self.sum as f64 / n as f64
         }
     }
 
     pub fn summary(&self) -> Quantiles {
-        if self.n == 0 {
+        let n = self.count();
+        if n == 0 {
             return Quantiles::default();
         }
         Quantiles {
-            count: self.n,
+            count: n,
             mean: self.mean(),
-            min: self.min,
+            min: self.min(),
             p50: self.quantile(0.5),
             p90: self.quantile(0.9),
             p99: self.quantile(0.99),

@@ -77,6 +77,11 @@ pub struct FlowDelay {
 /// One queue's sojourn times by colour (index `Color::index`).
 #[derive(Clone, Debug)]
 pub struct QueueSojourn {
+    /// Recorded only for the links whose queue statistics are reported (`output.monitor`,
+    /// or every link when it is empty): the others cost one test per packet.
+    monitored: bool,
+    /// `monitored` once the measurement window is open.
+    on: bool,
     by_color: [LogHistogram; 3],
 }
 
@@ -86,6 +91,8 @@ pub struct DelayMeasure {
     pub flows: Vec<FlowDelay>,
     pub queues: Vec<QueueSojourn>,
     recording: bool,
+    /// Keep the per-interval figures of `delay_series.csv`.
+    series: bool,
 }
 
 /// Summary of a set of durations, ns (all zero without samples).
@@ -193,8 +200,10 @@ impl FlowDelay {
 }
 
 impl QueueSojourn {
-    fn new(bound: u64) -> Self {
+    fn new(bound: u64, on: bool) -> Self {
         QueueSojourn {
+            monitored: on,
+            on: false,
             by_color: [
                 LogHistogram::new(bound),
                 LogHistogram::new(bound),
@@ -218,20 +227,28 @@ impl QueueSojourn {
 }
 
 impl DelayMeasure {
-    /// State for `flows` flows and `links` links over a run of length `duration` (the bound
-    /// of every measured duration).
-    pub fn new(flows: usize, links: usize, duration: Duration) -> Self {
+    /// State for `flows` flows and one queue per entry of `monitored` (whether its sojourn
+    /// times are recorded) over a run of length `duration` (the bound of every measured
+    /// duration); `series`: keep the figures of `delay_series.csv`.
+    pub fn new(flows: usize, monitored: &[bool], duration: Duration, series: bool) -> Self {
         let bound = duration.0;
         DelayMeasure {
             flows: (0..flows).map(|_| FlowDelay::new(bound)).collect(),
-            queues: (0..links).map(|_| QueueSojourn::new(bound)).collect(),
+            queues: monitored
+                .iter()
+                .map(|&on| QueueSojourn::new(bound, on))
+                .collect(),
             recording: false,
+            series,
         }
     }
 
     /// The measurement window opens (at the warm-up).
     pub fn start(&mut self) {
         self.recording = true;
+        for q in &mut self.queues {
+            q.on = q.monitored;
+        }
     }
 
     /// Packet `p` starts its transmission on link `link` at `now`: its sojourn in the
@@ -240,8 +257,9 @@ impl DelayMeasure {
     pub fn on_dequeue(&mut self, link: u32, p: &mut Packet, now: Time) {
         let w = now.0 - p.queue_at.0;
         p.queued_ns += w;
-        if self.recording {
-            self.queues[link as usize].by_color[p.color.index()].record(w);
+        let q = &mut self.queues[link as usize];
+        if q.on {
+            q.by_color[p.color.index()].record(w);
         }
     }
 
@@ -250,9 +268,11 @@ impl DelayMeasure {
     pub fn on_deliver(&mut self, p: &Packet, now: Time) {
         let d = now.0 - p.sent_at.0;
         let f = &mut self.flows[p.flow as usize];
-        f.iv_n += 1;
-        f.iv_sum += d as u128;
-        f.iv_max = f.iv_max.max(d);
+        if self.series {
+            f.iv_n += 1;
+            f.iv_sum += d as u128;
+            f.iv_max = f.iv_max.max(d);
+        }
         if !self.recording {
             return;
         }
