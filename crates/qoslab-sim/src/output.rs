@@ -1,5 +1,5 @@
 //! Files a run writes: `summary.json`, `flows.csv`, `queues.csv`, `queue_series.csv`,
-//! `flow_series.csv`, `tcp_series.csv`, `tfrc_series.csv`. Numbers are printed with fixed formats so the files are byte-identical
+//! `flow_series.csv`, `tcp_series.csv`, `tfrc_series.csv`, `delay_series.csv`. Numbers are printed with fixed formats so the files are byte-identical
 //! for the same (scenario, seed).
 
 use std::fmt::Write as _;
@@ -173,6 +173,7 @@ pub fn run_and_render(sim: Simulator) -> Result<(RunResult, RunFiles), String> {
     let flow_samples = std::mem::take(&mut sim.flow_samples);
     let tcp_samples = std::mem::take(&mut sim.tcp_samples);
     let tfrc_samples = std::mem::take(&mut sim.tfrc_samples);
+    let delay_samples = std::mem::take(&mut sim.delay_samples);
     let tfrc_series = sim.scenario.output.tfrc_series;
     let r = sim.finish()?;
     let mut files = vec![
@@ -207,6 +208,23 @@ pub fn run_and_render(sim: Simulator) -> Result<(RunResult, RunFiles), String> {
             );
         }
         files.push(("tcp_series.csv".to_string(), s));
+    }
+    if !delay_samples.is_empty() {
+        // Data packets delivered to each flow since the previous sample instant, with their
+        // mean and largest one-way delay (whole run, warm-up included).
+        let mut s = String::from("time_s,flow,packets,delay_mean_s,delay_max_s\n");
+        for x in &delay_samples {
+            let _ = writeln!(
+                s,
+                "{:.6},{},{},{},{}",
+                x.t_ns as f64 * 1e-9,
+                flows[x.flow as usize],
+                x.packets,
+                secs_f(x.mean_ns),
+                secs(x.max_ns)
+            );
+        }
+        files.push(("delay_series.csv".to_string(), s));
     }
     if tfrc_series {
         files.push((

@@ -321,6 +321,8 @@ pub struct Simulator {
     events_processed: u64,
     /// Delay measurement (`measure::delay`).
     pub delay: DelayMeasure,
+    /// Per-flow delay at each sample instant (`output.delay_series`).
+    pub delay_samples: Vec<delay::DelaySample>,
 }
 
 /// Builds the discipline and hard limit of a link's egress queue from its spec.
@@ -479,6 +481,7 @@ impl Simulator {
             outbox: Vec::with_capacity(64),
             events_processed: 0,
             delay: DelayMeasure::default(),
+            delay_samples: Vec::new(),
             scenario: Scenario { ..scenario },
         };
         let flows = sim.scenario.flows.clone();
@@ -625,7 +628,8 @@ impl Simulator {
             sim.arm_web(wi as u32);
         }
         let monitored: Vec<bool> = sim.links.iter().map(|l| l.monitored).collect();
-        sim.delay = DelayMeasure::new(sim.flows.len(), &monitored, sim.scenario.duration, false);
+        let series = sim.scenario.output.delay_series;
+        sim.delay = DelayMeasure::new(sim.flows.len(), &monitored, sim.scenario.duration, series);
         for a in 0..sim.agents.len() as u32 {
             sim.arm(a);
         }
@@ -1326,6 +1330,9 @@ impl Simulator {
                     });
                 }
             }
+        }
+        if self.scenario.output.delay_series {
+            self.delay.sample_series(t, &mut self.delay_samples);
         }
         if let Some(iv) = self.sample_interval {
             let next = t + iv;

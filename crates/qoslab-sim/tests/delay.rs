@@ -222,3 +222,40 @@ fn delay_is_measured_in_the_window_only_and_is_deterministic() {
     assert!(d.jitter_rfc3550_ns > 0.0 && d.ipdv_max_abs_ns >= d.ipdv_mean_abs_ns as u64);
     assert_eq!(d.pdv_p99_ns, o.p99_ns - o.min_ns);
 }
+
+#[test]
+fn delay_series_on_request() {
+    let flow = "\n[[flow]]\nname = \"v\"\nkind = \"cbr\"\nsrc = \"A\"\ndst = \"B\"\nrate = \"1Mbps\"\nsize = \"1000B\"\n";
+    let with = TWO_HOPS.replace(
+        "[output]\n",
+        "[output]\nsample_interval = \"100ms\"\ndelay_series = true\n",
+    ) + flow;
+    let s = parse_str(&with, "test.toml").unwrap();
+    let (_, files) = qoslab_sim::output::run_and_render(Simulator::new(s, 1).unwrap()).unwrap();
+    let (_, csv) = files
+        .files
+        .iter()
+        .find(|(n, _)| n == "delay_series.csv")
+        .expect("delay_series.csv written");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "time_s,flow,packets,delay_mean_s,delay_max_s");
+    // samples at 0, 0.1, ..., 2.9 s (30), one flow; 12 or 13 packets per 100 ms at 125/s
+    assert_eq!(rows.len(), 1 + 30);
+    assert_eq!(rows[1], "0.000000,v,0,0.000000000,0.000000000");
+    for r in &rows[3..] {
+        let c: Vec<&str> = r.split(',').collect();
+        assert!(c[2] == "12" || c[2] == "13", "{r}");
+        assert_eq!((c[3], c[4]), ("0.011800000", "0.011800000"), "{r}");
+    }
+    // without sample_interval it is refused, naming the key
+    let bad = TWO_HOPS.replace("[output]\n", "[output]\ndelay_series = true\n") + flow;
+    let e = parse_str(&bad, "test.toml").unwrap_err().to_string();
+    assert!(
+        e.contains("delay_series") && e.contains("sample_interval"),
+        "{e}"
+    );
+    // off by default: no file
+    let s = parse_str(&(TWO_HOPS.to_string() + flow), "test.toml").unwrap();
+    let (_, files) = qoslab_sim::output::run_and_render(Simulator::new(s, 1).unwrap()).unwrap();
+    assert!(files.files.iter().all(|(n, _)| n != "delay_series.csv"));
+}

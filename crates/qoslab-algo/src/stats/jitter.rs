@@ -30,7 +30,8 @@ impl Rfc3550Jitter {
         let transit = arrived as i64 - sent as i64;
         if let Some(prev) = self.prev_transit {
             // D(i-1,i) = (R_i - S_i) - (R_(i-1) - S_(i-1))
-            let d = (transit - prev).unsigned_abs() as f64;
+            // (i64 -> f64 converts in one instruction; u64 -> f64 does not)
+            let d = (transit - prev).abs() as f64;
             // J(i) = J(i-1) + (|D(i-1,i)| - J(i-1))/16
             self.j += (d - self.j) / 16.0;
         }
