@@ -21,6 +21,7 @@
 //! | [`shaper`] | shapers: token-bucket shaper, srRAS/trRAS and their green variants |
 //! | [`pcn`] | PCN marking (draft-satoh-pcn-st-marking-02 STM, fractional, CL) and the PCN edge logic (CLE, reports, termination) |
 //! | [`atm`] | ATM GFR: AAL5 sizing, F-GCRA (GFR.1/GFR.2), GFR buffer policies (tail drop, EPD/PPD, Double-EPD, DFBA, Kim et al.) |
+//! | [`stats`] | delay measures: log-linear quantile histogram (error ≤ 1/128), RFC 3550 jitter, RFC 3393 IPDV |
 //! | [`tfrc`] | TFRC (RFC 5348) and TFRC-SP (RFC 4828): equation, loss history, sender, receiver, RFC 4828 Tables 1–4 |
 
 pub mod atm;
@@ -31,6 +32,7 @@ pub mod pcn;
 pub mod queue;
 pub mod rng;
 pub mod shaper;
+pub mod stats;
 pub mod tfrc;
 pub mod time;
 pub mod units;

@@ -40,6 +40,10 @@ pub struct Packet {
     pub dst_gen: u32,
     /// When the source put it on the wire.
     pub sent_at: Time,
+    /// When it reached the queue (shaper or egress FIFO) it is in, and the time it has
+    /// waited in queues so far (`measure::delay`).
+    pub queue_at: Time,
+    pub queued_ns: u64,
     /// Transport header.
     pub hdr: WireHeader,
 }

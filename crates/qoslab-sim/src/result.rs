@@ -3,6 +3,7 @@
 use qoslab_algo::Time;
 use serde::Serialize;
 
+use crate::measure::delay::{FlowDelaySummary, SojournSummary};
 use crate::net::link::ConditionerCounters;
 use crate::sim::Simulator;
 use crate::stats::{
@@ -71,6 +72,10 @@ pub struct FlowResult {
     /// oscillated (RFC 4828 App. C; see [`crate::stats::TfrcOscillation`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tfrc: Option<TfrcOscillationSummary>,
+    /// One-way delay of the data packets delivered in the window, its queueing and
+    /// propagation + transmission parts, jitter, delay variation and (TCP) RTT samples, in
+    /// ns ([`crate::measure::delay`]).
+    pub delay: FlowDelaySummary,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -85,6 +90,9 @@ pub struct QueueResult {
     pub length: QueueLengthSummary,
     /// Histogram of the queue length (packets) seen by arrivals in the window.
     pub length_hist: Vec<u64>,
+    /// Sojourn time (waiting before transmission starts) of the packets that left the queue
+    /// in the window, all and by colour, in ns ([`crate::measure::delay`]).
+    pub sojourn: SojournSummary,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -100,7 +108,8 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
     let flows: Vec<FlowResult> = sim
         .flows
         .iter()
-        .map(|f| {
+        .zip(&sim.delay.flows)
+        .map(|(f, d)| {
             let m = f.counters.since(&f.at_warmup);
             FlowResult {
                 name: f.name.clone(),
@@ -118,6 +127,7 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
                 measured: m,
                 total: f.counters,
                 tfrc: f.tfrc.as_ref().map(|o| o.summary()),
+                delay: d.summary(matches!(f.kind, "tcp" | "web")),
             }
         })
         .collect();
@@ -125,13 +135,15 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
         .links
         .iter()
         .zip(at_warmup)
-        .filter(|(l, _)| {
+        .zip(&sim.delay.queues)
+        .map(|((l, w), d)| (l, w, d))
+        .filter(|(l, _, _)| {
             l.monitored
                 && (!sc.output.monitor.is_empty()
                     || l.counters.total_drops() > 0
                     || l.qlen.n > 0 && l.qlen.sum > 0)
         })
-        .map(|(l, w)| {
+        .map(|(l, w, d)| {
             let m = l.counters.since(w);
             QueueResult {
                 link: l.name.clone(),
@@ -141,6 +153,7 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
                 total: l.counters,
                 length: l.qlen.summary(),
                 length_hist: l.qlen.hist.clone(),
+                sojourn: d.summary(),
             }
         })
         .collect();

@@ -19,6 +19,7 @@ use qoslab_algo::{
 
 use crate::arena::{Arena, IpEcn, Packet, PktId};
 use crate::event::{Event, EventQueue};
+use crate::measure::delay::{self, DelayMeasure};
 use crate::net::link::{Conditioner, Link, MeterOracle};
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::result::{self, RunResult};
@@ -199,6 +200,8 @@ impl Addr {
             dst_agent: self.peer_agent,
             dst_gen: self.gen,
             sent_at: now,
+            queue_at: now,
+            queued_ns: 0,
             hdr,
         }
     }
@@ -316,6 +319,10 @@ pub struct Simulator {
     pub tfrc_samples: Vec<TfrcSample>,
     outbox: Vec<(u32, Packet)>,
     events_processed: u64,
+    /// Delay measurement (`measure::delay`).
+    pub delay: DelayMeasure,
+    /// Per-flow delay at each sample instant (`output.delay_series`).
+    pub delay_samples: Vec<delay::DelaySample>,
 }
 
 /// Builds the discipline and hard limit of a link's egress queue from its spec.
@@ -473,6 +480,8 @@ impl Simulator {
             tfrc_samples: Vec::new(),
             outbox: Vec::with_capacity(64),
             events_processed: 0,
+            delay: DelayMeasure::default(),
+            delay_samples: Vec::new(),
             scenario: Scenario { ..scenario },
         };
         let flows = sim.scenario.flows.clone();
@@ -618,6 +627,9 @@ impl Simulator {
             });
             sim.arm_web(wi as u32);
         }
+        let monitored: Vec<bool> = sim.links.iter().map(|l| l.monitored).collect();
+        let series = sim.scenario.output.delay_series;
+        sim.delay = DelayMeasure::new(sim.flows.len(), &monitored, sim.scenario.duration, series);
         for a in 0..sim.agents.len() as u32 {
             sim.arm(a);
         }
@@ -799,7 +811,13 @@ impl Simulator {
                 },
                 WireHeader::TcpAck(ack),
             ) => {
+                let samples = tcp.stats().rtt_samples;
                 tcp.on_ack(now, ack);
+                if tcp.stats().rtt_samples != samples {
+                    if let Some(r) = tcp.rtt_estimator().last_sample() {
+                        self.delay.on_rtt(flow, r);
+                    }
+                }
                 if now >= *start && now < *stop {
                     while let Some(seg) = tcp.poll_transmit(now) {
                         let dp = mk(seg.len + wire.header, WireHeader::TcpData(seg));
@@ -1030,6 +1048,7 @@ impl Simulator {
             self.mark_and_enqueue(li, id);
             return;
         };
+        self.arena.get_mut(id).queue_at = now;
         if sh.on_arrival(now, id as u64, view).is_err() {
             c.counters.shaper_drops += 1;
             self.discard(id);
@@ -1069,6 +1088,7 @@ impl Simulator {
                 break;
             };
             counters.released += 1;
+            delay::on_shaper_release(self.arena.get_mut(id as PktId), now);
             self.mark_and_enqueue(li, id as PktId);
         }
         self.arm_shaper(li);
@@ -1126,6 +1146,9 @@ impl Simulator {
     fn deliver(&mut self, id: PktId) {
         let p = *self.arena.get(id);
         self.arena.free(id);
+        if p.hdr.is_data() {
+            self.delay.on_deliver(&p, self.now);
+        }
         let fc = &mut self.flows[p.flow as usize].counters;
         fc.delivered_pkts += 1;
         fc.delivered_bytes += p.size as u64;
@@ -1168,7 +1191,8 @@ impl Simulator {
     #[inline]
     fn enqueue(&mut self, li: u32, id: PktId) {
         let now = self.now;
-        let p = self.arena.get(id);
+        let p = self.arena.get_mut(id);
+        p.queue_at = now;
         let view = PacketView {
             size: p.size,
             color: p.color,
@@ -1225,6 +1249,7 @@ impl Simulator {
     fn transmit(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get_mut(id);
+        self.delay.on_dequeue(li, p, now);
         let (size, color, flow) = (p.size, p.color, p.flow);
         let l = &mut self.links[li as usize];
         let tx = l.tx_time(size);
@@ -1306,6 +1331,9 @@ impl Simulator {
                 }
             }
         }
+        if self.scenario.output.delay_series {
+            self.delay.sample_series(t, &mut self.delay_samples);
+        }
         if let Some(iv) = self.sample_interval {
             let next = t + iv;
             if next <= self.end {
@@ -1339,6 +1367,7 @@ impl Simulator {
         for f in &mut self.flows {
             f.at_warmup = f.counters;
         }
+        self.delay.start();
     }
 
     /// Closes the statistics, checks conservation and assembles the results.

@@ -75,5 +75,59 @@ pub fn render(r: &RunResult) -> String {
             q.length.p99
         );
     }
+    delay(&mut s, r);
     s
+}
+
+/// The delay table: per flow one-way delay of the data packets delivered in the window, its
+/// queueing part, RFC 3550 jitter and (TCP) RTT samples; per queue the sojourn time.
+fn delay(s: &mut String, r: &RunResult) {
+    let ms = |ns: u64| ns as f64 * 1e-6;
+    let _ = writeln!(s, "\ndelay (ms; data packets delivered in the window)");
+    let _ = writeln!(
+        s,
+        "  {:<12} {:>8} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8}",
+        "flow", "mean", "p50", "p99", "max", "queueing", "jitter", "rtt", "rtt p99"
+    );
+    for f in &r.flows {
+        let d = &f.delay;
+        let o = &d.one_way;
+        let (rtt, rtt99) = d.rtt.map_or((String::from("-"), String::from("-")), |t| {
+            (
+                format!("{:.3}", t.mean_ns * 1e-6),
+                format!("{:.3}", ms(t.p99_ns)),
+            )
+        });
+        let _ = writeln!(
+            s,
+            "  {:<12} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>9.3} {:>8.3} {:>8} {:>8}",
+            f.name,
+            o.mean_ns * 1e-6,
+            ms(o.p50_ns),
+            ms(o.p99_ns),
+            ms(o.max_ns),
+            d.queueing_mean_ns * 1e-6,
+            d.jitter_rfc3550_ns * 1e-6,
+            rtt,
+            rtt99
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  {:<10} {:>12} {:>8} {:>8} {:>8} {:>8}   (queue sojourn: wait before transmission)",
+        "link", "departures", "mean", "p50", "p99", "max"
+    );
+    for q in &r.queues {
+        let j = &q.sojourn.all;
+        let _ = writeln!(
+            s,
+            "  {:<10} {:>12} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
+            q.link,
+            j.samples,
+            j.mean_ns * 1e-6,
+            ms(j.p50_ns),
+            ms(j.p99_ns),
+            ms(j.max_ns)
+        );
+    }
 }

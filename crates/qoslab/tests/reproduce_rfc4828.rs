@@ -457,6 +457,7 @@ fn flow(name: &str, send_kbps: f64, data_pkts: u64, dropped: u64) -> FlowResult 
         measured,
         total: measured,
         tfrc: None,
+        delay: Default::default(),
     }
 }
 

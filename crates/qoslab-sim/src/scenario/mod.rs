@@ -37,6 +37,9 @@
 //! #                          #   (tcp_series.csv; needs sample_interval)
 //! # tfrc_series = true       # p, X and RTT of every TFRC sender at each feedback received
 //! #                          #   (tfrc_series.csv; needs a TFRC flow)
+//! # delay_series = true      # per flow: packets, mean and max one-way delay of the data
+//! #                          #   delivered in each interval (delay_series.csv; needs
+//! #                          #   sample_interval)
 //!
 //! [[node]]                   # every node forwards; any node may be a flow endpoint
 //! name = "S{i}"              # no spaces, braces or "->"

@@ -27,7 +27,13 @@ const TOP_KEYS: &[&str] = &[
 /// CSV at the widest rows); `sample_interval` is refused before the run beyond it.
 pub const MAX_SERIES_ROWS: u64 = 10_000_000;
 
-const OUTPUT_KEYS: &[&str] = &["sample_interval", "monitor", "tcp_series", "tfrc_series"];
+const OUTPUT_KEYS: &[&str] = &[
+    "sample_interval",
+    "monitor",
+    "tcp_series",
+    "tfrc_series",
+    "delay_series",
+];
 const NODE_KEYS: &[&str] = &["name", "kind", "count"];
 const LINK_KEYS: &[&str] = &[
     "from",
@@ -643,6 +649,7 @@ impl<'a> Parser<'a> {
             monitor: Vec::new(),
             tcp_series: false,
             tfrc_series: false,
+            delay_series: false,
         };
         let Some(f) = root.get("output") else {
             return Ok(out);
@@ -659,6 +666,15 @@ impl<'a> Parser<'a> {
         if let Some(f) = t.get("tcp_series") {
             out.tcp_series = f.clone().bool()?;
             if out.tcp_series && out.sample_interval.is_none() {
+                return Err(f.err(
+                    ErrorKind::Relation,
+                    "needs sample_interval (the time series' step)",
+                ));
+            }
+        }
+        if let Some(f) = t.get("delay_series") {
+            out.delay_series = f.clone().bool()?;
+            if out.delay_series && out.sample_interval.is_none() {
                 return Err(f.err(
                     ErrorKind::Relation,
                     "needs sample_interval (the time series' step)",
@@ -711,7 +727,8 @@ impl<'a> Parser<'a> {
             } else {
                 0
             };
-            let per_sample = (links_n + flows.len() + tcp_n).max(1) as u64;
+            let delay_n = if out.delay_series { flows.len() } else { 0 };
+            let per_sample = (links_n + flows.len() + tcp_n + delay_n).max(1) as u64;
             let rows = samples.saturating_mul(per_sample);
             if rows > MAX_SERIES_ROWS {
                 return Err(f.err(

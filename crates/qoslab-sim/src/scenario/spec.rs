@@ -309,4 +309,7 @@ pub struct OutputSpec {
     /// each feedback packet it receives, over the whole run (`tfrc_series.csv`, one row per
     /// feedback); independent of `sample_interval`.
     pub tfrc_series: bool,
+    /// Record, per flow and sample interval, the data packets delivered and their mean and
+    /// largest one-way delay (`delay_series.csv`); needs `sample_interval`.
+    pub delay_series: bool,
 }

@@ -82,6 +82,7 @@ pub fn dumbbell(
             monitor: vec![],
             tcp_series: false,
             tfrc_series: false,
+            delay_series: false,
         },
     };
     for i in 0..n {

@@ -67,6 +67,11 @@ pub enum FlowStat {
     PRoughness,
     /// Coefficient of variation of the allowed rate X over the feedbacks.
     XCov,
+    /// Mean, and 99th percentile, of the flow's one-way delay, ms (`measure::delay`).
+    DelayMeanMs,
+    DelayP99Ms,
+    /// The flow's RFC 3550 interarrival jitter at the end of the window, ms.
+    JitterMs,
 }
 
 impl FlowStat {
@@ -82,6 +87,9 @@ impl FlowStat {
             FlowStat::PTimeCov => osc().map(|o| o.p_time_cov),
             FlowStat::PRoughness => osc().filter(|o| o.p_pairs > 0).map(|o| o.p_roughness),
             FlowStat::XCov => osc().map(|o| o.x_cov),
+            FlowStat::DelayMeanMs => delayed(f).map(|d| d.one_way.mean_ns * 1e-6),
+            FlowStat::DelayP99Ms => delayed(f).map(|d| d.one_way.p99_ns as f64 * 1e-6),
+            FlowStat::JitterMs => delayed(f).map(|d| d.jitter_rfc3550_ns * 1e-6),
         }
     }
 }
@@ -106,6 +114,11 @@ pub enum Metric {
     /// 90th and 99th percentiles of the queue length seen by arrivals.
     QueueP90(String),
     QueueP99(String),
+    /// Mean sojourn time (waiting before transmission) of the packets that left the queue,
+    /// of one colour or all, ms.
+    SojournMeanMs(String, Option<Color>),
+    /// 99th percentile of the sojourn time of all packets, ms.
+    SojournP99Ms(String),
     /// Mean over the selected flows of a per-flow quantity (1 kb/s = 1000 bit/s).
     FlowMean(FlowSel, FlowStat),
     /// Median over the selected flows (the mean of the two middle values for an even count).
@@ -134,7 +147,9 @@ impl Metric {
             | Metric::QueueStd(l)
             | Metric::QueueEmpty(l)
             | Metric::QueueP90(l)
-            | Metric::QueueP99(l) => Some(l),
+            | Metric::QueueP99(l)
+            | Metric::SojournMeanMs(l, _)
+            | Metric::SojournP99Ms(l) => Some(l),
             Metric::GoodputMbps(_)
             | Metric::DeliveredMbps(..)
             | Metric::FlowMean(..)
@@ -165,6 +180,17 @@ impl Metric {
             Metric::QueueEmpty(l) => queue(l).map(|q| q.length.p_empty),
             Metric::QueueP90(l) => queue(l).map(|q| q.length.p90 as f64),
             Metric::QueueP99(l) => queue(l).map(|q| q.length.p99 as f64),
+            Metric::SojournMeanMs(l, c) => queue(l).and_then(|q| {
+                let s = &q.sojourn;
+                let d = match c {
+                    None => &s.all,
+                    Some(Color::Green) => &s.green,
+                    Some(Color::Yellow) => &s.yellow,
+                    Some(Color::Red) => &s.red,
+                };
+                (d.samples > 0).then_some(d.mean_ns * 1e-6)
+            }),
+            Metric::SojournP99Ms(l) => queue(l).map(|q| q.sojourn.all.p99_ns as f64 * 1e-6),
             Metric::GoodputMbps(sel) => {
                 let mut any = false;
                 let mut bps = 0.0;
@@ -231,6 +257,13 @@ impl Metric {
     }
 }
 
+/// A flow's delay figures, if it delivered data packets in the window.
+fn delayed(
+    f: &qoslab_sim::result::FlowResult,
+) -> Option<&qoslab_sim::measure::delay::FlowDelaySummary> {
+    Some(&f.delay).filter(|d| d.one_way.samples > 0)
+}
+
 /// The quantity `stat` of every selected flow that has it, in result order.
 fn flow_values(r: &RunResult, sel: &FlowSel, stat: FlowStat) -> Vec<f64> {
     r.flows
@@ -259,6 +292,7 @@ mod tests {
             measured: FlowCounters::default(),
             total: FlowCounters::default(),
             tfrc,
+            delay: Default::default(),
         }
     }
 

@@ -71,6 +71,8 @@ pub struct RttEstimator {
     g: Duration,
     min_rto: Duration,
     max_rto: Duration,
+    /// The last measurement fed in, before any quantisation (`measure::delay`).
+    last_sample: Option<Duration>,
 }
 
 /// RFC 6298 (2.2): K = 4.
@@ -88,6 +90,7 @@ impl RttEstimator {
             g,
             min_rto,
             max_rto,
+            last_sample: None,
         }
     }
 
@@ -106,6 +109,7 @@ impl RttEstimator {
     /// Feeds one RTT measurement `r` (already known to be Karn-valid) and collapses any
     /// backoff.
     pub fn sample(&mut self, r: Duration) {
+        self.last_sample = Some(r);
         if let Some(t) = self.ns2.as_mut() {
             let g = self.g.0;
             // ns-2 rtt_update: t_rtt_ in whole ticks, at least 1.
@@ -206,6 +210,11 @@ impl RttEstimator {
                 .max(Duration(self.g.0.saturating_mul(2)));
         }
         rto
+    }
+
+    /// The last RTT measurement fed in (as taken, before clock-granularity rounding).
+    pub fn last_sample(&self) -> Option<Duration> {
+        self.last_sample
     }
 
     pub fn srtt(&self) -> Option<Duration> {
