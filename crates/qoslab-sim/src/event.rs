@@ -100,7 +100,7 @@ impl EventQueue {
         self.len() == 0
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, at: Time, ev: Event) {
         let key = ((at.0 as u128) << 64) | self.seq as u128;
         self.seq += 1;

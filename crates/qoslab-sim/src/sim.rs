@@ -1260,8 +1260,7 @@ impl Simulator {
         if l.fifo.is_empty() {
             // The link goes idle with an empty queue when this packet has been serialised
             // (ns-2 starts RED's idle period when the link asks for a packet and finds none).
-            let (at, view) = (l.busy_until, l.view);
-            l.aqm.on_departure(at, &view);
+            l.aqm.on_departure(l.busy_until, &l.view);
         }
         if l.loss.is_some() && l.wire_loss(size, flow) {
             if l.loss_marks_ect && p.ecn != IpEcn::NotEct {
