@@ -30,7 +30,9 @@ use crate::scenario::spec::{TcpSpec, TcpVariant, TfrcSpec};
 use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats, TfrcOscillation};
 use crate::traffic::udp::UdpSource;
 use crate::traffic::web::{Request as WebRequest, WebTraffic};
-use crate::transport::tcp::{App, TcpConfig, TcpParams, TcpReceiver, TcpSender, Variant};
+use crate::transport::tcp::{
+    App, RtoSsthresh, TcpConfig, TcpParams, TcpReceiver, TcpSender, Variant,
+};
 use crate::transport::WireHeader;
 use qoslab_algo::tfrc;
 
@@ -152,6 +154,11 @@ pub fn tcp_config(t: &TcpSpec) -> Result<TcpConfig, ConfigError> {
         ns2_compat: t.ns2_compat,
         ecn: t.ecn,
         timestamps: t.timestamps,
+        rto_ssthresh: if t.rto_keep_ssthresh {
+            RtoSsthresh::KeepInRecovery
+        } else {
+            RtoSsthresh::FlightSize
+        },
         ..TcpParams::default()
     })
 }

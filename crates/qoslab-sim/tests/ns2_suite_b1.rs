@@ -56,7 +56,11 @@ fn ours(p: f64, seed: u64) -> f64 {
     }
     assert_eq!(n, 1, "one lossy link expected in sack-packet-loss.toml");
     let r = Simulator::new(s, seed).unwrap().run().unwrap();
-    r.flows.iter().map(|f| f.send_payload_bps / 1e3).sum::<f64>() / r.flows.len() as f64
+    r.flows
+        .iter()
+        .map(|f| f.send_payload_bps / 1e3)
+        .sum::<f64>()
+        / r.flows.len() as f64
 }
 
 fn check(p: &str) {

@@ -90,6 +90,34 @@ pub struct TcpParams {
     /// them by raising `header` (and `ack_size`) by 12 if wanted. Nor does the option take
     /// a SACK block away: [`super::MAX_SACK_BLOCKS`] is 3 already.
     pub timestamps: bool,
+    /// `ssthresh` when the retransmission timer expires **during** fast recovery (NewReno)
+    /// or SACK loss recovery. Default [`RtoSsthresh::FlightSize`] (RFC 5681 (4) as written).
+    pub rto_ssthresh: RtoSsthresh,
+}
+
+/// `ssthresh` at a retransmission timeout that interrupts loss recovery (issue 14, finding
+/// 11 of `bench/ns2/seeds/README.md`).
+///
+/// RFC 5681 §3.1 eq. (4) sets `ssthresh = max(FlightSize/2, 2·SMSS)` at a timeout, with
+/// FlightSize = data sent and not cumulatively acknowledged. The text does not say what
+/// FlightSize means when the timer fires in the middle of RFC 6582 NewReno recovery (the
+/// "impatient" timer is restarted only at the first partial ACK, §4): by then the inflated
+/// window has sent about one segment per duplicate ACK for several RTTs, so `SND.MAX −
+/// SND.UNA` counts every segment the receiver already holds and can be several times the
+/// window the fast retransmit halved. Read literally, the timeout then *raises* ssthresh, the
+/// slow start overshoots, and a run can lock into synchronised timeouts (RIO Table 2,
+/// NewReno, seed 3: 133 timeouts and 63.2 Mb/s against ns-2.35's ~70 Mb/s). ns-2 halves
+/// `cwnd_` without its `dupwnd_` inflation (`slowdown(CLOSE_SSTHRESH_HALF)` in
+/// `TcpAgent::timeout`), and Linux keeps the ssthresh it set when recovery began
+/// (`tcp_enter_loss`); both amount to not raising it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RtoSsthresh {
+    /// RFC 5681 (4) as written: FlightSize = `SND.MAX − SND.UNA`, recovery or not.
+    #[default]
+    FlightSize,
+    /// A timeout during loss recovery keeps the ssthresh that recovery set (Linux;
+    /// ns-2's effect); outside recovery, RFC 5681 (4).
+    KeepInRecovery,
 }
 
 impl Default for TcpParams {
@@ -111,6 +139,7 @@ impl Default for TcpParams {
             ns2_compat: false,
             ecn: false,
             timestamps: false,
+            rto_ssthresh: RtoSsthresh::FlightSize,
         }
     }
 }

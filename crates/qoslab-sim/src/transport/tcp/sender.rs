@@ -64,7 +64,9 @@
 //! The timer runs while data is outstanding: armed when a segment is sent and none is
 //! running (5.1), stopped when all is acknowledged (5.2), restarted on every ACK of new data
 //! (5.3) — except NewReno's later partial ACKs. On expiry: `ssthresh` per eq. 4 unless the
-//! previous timeout's retransmission was itself lost (then it is held), `cwnd = 1·MSS`,
+//! previous timeout's retransmission was itself lost (then it is held) or, with
+//! `TcpParams::rto_ssthresh = KeepInRecovery`, the timer interrupted loss recovery (then the
+//! ssthresh of that recovery is kept: [`super::config::RtoSsthresh`]), `cwnd = 1·MSS`,
 //! `recover = SND.MAX`, recovery abandoned, the SACK scoreboard cleared (RFC 2018 §8 SHOULD;
 //! SACK information arriving later is used again), go-back-N from `SND.UNA` (skipping
 //! segments SACKed since), RTO doubled (5.5) and the timer restarted (5.6).
@@ -166,7 +168,7 @@
 
 use qoslab_algo::{Duration, Time};
 
-use super::config::{TcpConfig, Variant};
+use super::config::{RtoSsthresh, TcpConfig, Variant};
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
 use super::{Ack, Segment};
@@ -249,6 +251,8 @@ pub struct TcpSender {
     limited_transmit: bool,
     /// `TcpParams::ns2_compat`.
     ns2: bool,
+    /// `TcpParams::rto_ssthresh`.
+    rto_ssthresh: RtoSsthresh,
     /// ns-2 Reno window inflation `dupwnd_` in bytes (only with `ns2` and Reno; else 0).
     dupwnd: u64,
     last_action: LastAction,
@@ -311,6 +315,7 @@ impl TcpSender {
             dupthresh: p.dupack_threshold,
             limited_transmit: p.limited_transmit,
             ns2: p.ns2_compat,
+            rto_ssthresh: p.rto_ssthresh,
             dupwnd: 0,
             last_action: LastAction::None,
             app_end: match app {
@@ -1056,6 +1061,10 @@ impl TcpSender {
             // ns-2 slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART): ssthresh from cwnd at
             // every timeout, the second of a row included (cwnd is then 1: ssthresh = 2).
             self.ssthresh = self.ns2_halfwin().0;
+        } else if self.rto_ssthresh == RtoSsthresh::KeepInRecovery && self.recovery.is_some() {
+            // TcpParams::rto_ssthresh: a timeout that interrupts loss recovery keeps the
+            // ssthresh recovery set (FlightSize is inflated by the segments sent on duplicate
+            // ACKs; see RtoSsthresh).
         } else if self.consecutive_rtos == 0 {
             // RFC 5681 (4): ssthresh = max (FlightSize / 2, 2*SMSS); held constant when the
             // segment retransmitted by the previous timeout is itself lost.

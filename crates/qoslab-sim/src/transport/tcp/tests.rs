@@ -608,3 +608,52 @@ proptest! {
         prop_assert_eq!(st.bytes_sent, w.log.iter().map(|l| if let Log::Sent(_, s) = l { s.len as u64 } else { 0 }).sum::<u64>());
     }
 }
+
+// Six losses in one window: NewReno repairs one per RTT, the impatient timer (restarted only
+// at the first partial ACK, 600 ms) expires while recovery is still going on. RFC 5681 (4)
+// as written then takes half of an inflated FlightSize — the segments sent on duplicate ACKs
+// since 500 ms are counted although the receiver holds them — and *raises* ssthresh above
+// the one the fast retransmit set; `RtoSsthresh::KeepInRecovery` keeps that one (issue 14,
+// finding 11: the synchronised-timeout regime of NewReno in the RIO runs).
+#[test]
+fn timeout_during_newreno_recovery_raises_or_keeps_ssthresh_as_configured() {
+    let losses = [
+        (40_000, 1),
+        (42_000, 1),
+        (44_000, 1),
+        (46_000, 1),
+        (48_000, 1),
+        (50_000, 1),
+    ];
+    let mut at_timeout = vec![];
+    for mode in [RtoSsthresh::FlightSize, RtoSsthresh::KeepInRecovery] {
+        let p = TcpParams {
+            rto_ssthresh: mode,
+            ..params(Variant::NewReno)
+        };
+        let mut w = Wire::new(p, App::Bytes(300_000), 50, None, &losses);
+        w.run_until(Time::from_millis(550));
+        assert_eq!(w.tx.stats().fast_recoveries, 1, "{mode:?}");
+        let recovery_ssthresh = w.tx.ssthresh();
+        assert_eq!(
+            recovery_ssthresh, 21_000,
+            "{mode:?}: half of the 42 000 in flight"
+        );
+        let mut until = Time::from_millis(550);
+        while w.tx.stats().timeouts == 0 {
+            until = until + Duration::from_millis(1);
+            w.run_until(until);
+            assert!(until < Time::from_millis(2_000), "{mode:?}: no timeout");
+        }
+        assert!(w.tx.stats().partial_acks >= 1);
+        at_timeout.push((w.tx.ssthresh(), w.tx.cwnd()));
+        w.run();
+        assert!(w.tx.is_complete(), "{mode:?}");
+    }
+    let (literal, keep) = (at_timeout[0], at_timeout[1]);
+    assert!(
+        literal.0 > 21_000,
+        "RFC 5681 (4) as written raises ssthresh above recovery's: {literal:?}"
+    );
+    assert_eq!(keep, (21_000, 1000), "keep-in-recovery");
+}
