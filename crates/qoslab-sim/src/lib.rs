@@ -14,12 +14,14 @@
 //! | [`traffic`] | open-loop sources (CBR, Poisson) |
 //! | [`transport`] | TCP (sans-IO state machines) and wire headers |
 //! | [`sim`] | the engine: event dispatch, forwarding, delivery, conservation check |
+//! | [`build`] | scenario settings → validated queue, TCP and TFRC configurations (shared by the reader and the engines) |
 //! | [`measure`] | delay: one-way delay, jitter, RTT samples, queue sojourn (hooks in `sim`) |
 //! | [`stats`], [`result`], [`output`] | counters, queue-length distributions, results and files |
 //! | [`pcn`] | the PCN domain engine (call-level traffic, admission, termination), beside `sim` |
 
 pub mod arena;
 pub mod atm;
+pub mod build;
 pub mod event;
 pub mod measure;
 pub mod net;

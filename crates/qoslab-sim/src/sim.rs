@@ -9,30 +9,20 @@
 //! deadline; the engine arms one `Agent` event for the earliest and re-arms lazily.
 
 use qoslab_algo::meter::MeterVerdict;
-use qoslab_algo::queue::adaptive_red::{AdaptiveRed, AdaptiveRedConfig, AdaptiveRedParams};
-use qoslab_algo::queue::red::{self, Ecn, Red, RedConfig, RedParams};
-use qoslab_algo::queue::rio::{Coupling, Rio, RioConfig, RioLevel, RioParams};
-use qoslab_algo::queue::{Aqm, QueueLimit};
-use qoslab_algo::{
-    Color, ConfigError, DropReason, Duration, PacketView, QueueView, Rate, Rng, Time, Verdict,
-};
+use qoslab_algo::{Color, DropReason, Duration, PacketView, QueueView, Rng, Time, Verdict};
 
 use crate::arena::{Arena, IpEcn, Packet, PktId};
+pub use crate::build::{build_aqm, tcp_config, tfrc_pair};
 use crate::event::{Event, EventQueue};
 use crate::measure::delay::{self, DelayMeasure};
 use crate::net::link::{Conditioner, Link, MeterOracle};
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::result::{self, RunResult};
-use crate::scenario::spec::{
-    FlowKind, Limit, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, Scenario,
-};
-use crate::scenario::spec::{TcpSpec, TcpVariant, TfrcSpec};
+use crate::scenario::spec::{FlowKind, Scenario};
 use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats, TfrcOscillation};
 use crate::traffic::udp::UdpSource;
 use crate::traffic::web::{Request as WebRequest, WebTraffic};
-use crate::transport::tcp::{
-    App, RtoSsthresh, TcpConfig, TcpParams, TcpReceiver, TcpSender, Variant,
-};
+use crate::transport::tcp::{App, TcpConfig, TcpReceiver, TcpSender};
 use crate::transport::WireHeader;
 use qoslab_algo::tfrc;
 
@@ -90,77 +80,10 @@ fn sender_deadline(
     }
 }
 
-/// Builds the TFRC sender and receiver of a flow starting at `start`.
-pub fn tfrc_pair(t: &TfrcSpec, start: Time) -> Result<(tfrc::Sender, tfrc::Receiver), ConfigError> {
-    let (variant, rparams) = if t.small_packet {
-        let rule = if t.gradual {
-            tfrc::ShortIntervalRule::Gradual
-        } else {
-            tfrc::ShortIntervalRule::Step
-        };
-        let base = tfrc::SmallPacketParams::rfc4828();
-        let sp = tfrc::SmallPacketParams::new(
-            base.nominal_segment(),
-            base.header(),
-            base.min_interval(),
-            rule,
-        )?;
-        (
-            tfrc::Variant::SmallPacket(sp),
-            tfrc::ReceiverParams::small_packet(&sp),
-        )
-    } else {
-        (tfrc::Variant::Standard, tfrc::ReceiverParams::standard())
-    };
-    let init = if t.rfc3448_initial_rate {
-        tfrc::InitialRate::Rfc3448
-    } else {
-        tfrc::InitialRate::Rfc5348
-    };
-    let mut sp = tfrc::SenderParams::new(t.size, t.app_rate, variant, init)?;
-    let mut rparams = rparams;
-    if t.ns2_compat {
-        sp = sp.with_ns2(tfrc::ns2::Ns2Compat::ns2());
-        rparams = rparams.with_ns2(tfrc::ns2::Ns2Compat::ns2());
-    }
-    Ok((tfrc::Sender::new(sp, start), tfrc::Receiver::new(rparams)))
-}
-
 /// Wire sizes of a TCP connection's packets.
 #[derive(Clone, Copy, Debug)]
 pub struct TcpWire {
     pub header: u32,
-}
-
-/// Maps a scenario's TCP settings to the transport's validated configuration.
-pub fn tcp_config(t: &TcpSpec) -> Result<TcpConfig, ConfigError> {
-    TcpConfig::new(TcpParams {
-        variant: match t.variant {
-            TcpVariant::Reno => Variant::Reno,
-            TcpVariant::NewReno => Variant::NewReno,
-            TcpVariant::Sack => Variant::Sack,
-        },
-        mss: t.mss,
-        header: t.header,
-        ack_size: t.ack_size,
-        rwnd: t.rwnd,
-        init_cwnd: t.init_cwnd,
-        limited_transmit: t.limited_transmit,
-        min_rto: t.min_rto,
-        max_rto: t.max_rto,
-        initial_rto: t.initial_rto,
-        clock_granularity: t.clock_granularity,
-        delayed_ack: t.delayed_ack,
-        ns2_compat: t.ns2_compat,
-        ecn: t.ecn,
-        timestamps: t.timestamps,
-        rto_ssthresh: if t.rto_keep_ssthresh {
-            RtoSsthresh::KeepInRecovery
-        } else {
-            RtoSsthresh::FlightSize
-        },
-        ..TcpParams::default()
-    })
 }
 
 pub struct Agent {
@@ -330,83 +253,6 @@ pub struct Simulator {
     pub delay: DelayMeasure,
     /// Per-flow delay at each sample instant (`output.delay_series`).
     pub delay_samples: Vec<delay::DelaySample>,
-}
-
-/// Builds the discipline and hard limit of a link's egress queue from its spec.
-///
-/// The parser has checked ranges; the algorithm constructors check the rules of their
-/// sources once more, and a refusal is reported as bad input naming the link.
-pub fn build_aqm(spec: &QueueSpec, rate: Rate) -> Result<(Aqm, QueueLimit), ConfigError> {
-    let limit = match spec.limit() {
-        Limit::Packets(n) => QueueLimit::Packets(n),
-        Limit::Bytes(b) => QueueLimit::Bytes(b),
-    };
-    let unit = |u: QueueUnit| match u {
-        QueueUnit::Packets => red::QueueUnit::Packets,
-        QueueUnit::Bytes => red::QueueUnit::Bytes,
-    };
-    let aqm = match spec {
-        QueueSpec::DropTail { .. } => Aqm::DropTail,
-        QueueSpec::Red { red: r, .. } => {
-            let cfg = RedConfig {
-                gentle: r.gentle,
-                wait: r.wait,
-                unit: unit(r.queue_unit),
-                byte_mode: r.byte_mode,
-                mean_pkt_size: r.mean_pkt_size,
-                ecn: if r.ecn { Ecn::MarkEarly } else { Ecn::Off },
-                ..RedConfig::new(
-                    r.min_th,
-                    r.max_th,
-                    r.max_p,
-                    r.w_q,
-                    rate.tx_time(r.mean_pkt_size as u64),
-                )
-            };
-            let params = RedParams::new(cfg)?;
-            if r.adaptive {
-                Aqm::AdaptiveRed(AdaptiveRed::new(AdaptiveRedParams::new(
-                    params,
-                    AdaptiveRedConfig::default(),
-                )?))
-            } else {
-                Aqm::Red(Red::new(params))
-            }
-        }
-        QueueSpec::Rio {
-            precedences,
-            coupling,
-            gentle,
-            queue_unit,
-            mean_pkt_size,
-            ..
-        } => {
-            let lvl = |p: &RioPrecedenceSpec| RioLevel {
-                gentle: *gentle,
-                ..RioLevel::new(p.min_th, p.max_th, p.max_p, p.w_q)
-            };
-            let idle = rate.tx_time(*mean_pkt_size as u64);
-            let mut cfg = match precedences.as_slice() {
-                [a, b] => RioConfig::two(lvl(a), lvl(b), idle),
-                [a, b, c] => RioConfig::three(lvl(a), lvl(b), lvl(c), idle),
-                _ => {
-                    return Err(ConfigError::out_of_range(
-                        "precedences",
-                        precedences.len(),
-                        "2 (In/Out) or 3 (green/yellow/red)",
-                    ))
-                }
-            };
-            cfg.coupling = match coupling {
-                RioCoupling::Coupled => Coupling::Coupled,
-                RioCoupling::Decoupled => Coupling::Decoupled,
-            };
-            cfg.unit = unit(*queue_unit);
-            cfg.mean_pkt_size = *mean_pkt_size;
-            Aqm::Rio(Rio::new(RioParams::new(cfg)?))
-        }
-    };
-    Ok((aqm, limit))
 }
 
 impl Simulator {
