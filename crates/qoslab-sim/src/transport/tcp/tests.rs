@@ -641,7 +641,7 @@ fn timeout_during_newreno_recovery_raises_or_keeps_ssthresh_as_configured() {
         );
         let mut until = Time::from_millis(550);
         while w.tx.stats().timeouts == 0 {
-            until = until + Duration::from_millis(1);
+            until += Duration::from_millis(1);
             w.run_until(until);
             assert!(until < Time::from_millis(2_000), "{mode:?}: no timeout");
         }
