@@ -144,9 +144,23 @@ fn records<T: serde::Serialize>(rows: &[T]) -> Result<RecordBatch, ArrowError> {
     RecordBatch::try_from_iter(cols)
 }
 
-fn names(codes: impl Iterator<Item = u32>, dict: &[String]) -> ArrayRef {
-    let keys = UInt32Array::from_iter_values(codes);
-    let values: ArrayRef = Arc::new(StringArray::from_iter_values(dict.iter()));
+/// A dictionary-encoded column of names, the dictionary holding only the names used, in
+/// order of id (as a Parquet file of the column keeps them).
+fn names(codes: impl Iterator<Item = u32> + Clone, dict: &[String]) -> ArrayRef {
+    let mut used = vec![false; dict.len()];
+    for c in codes.clone() {
+        used[c as usize] = true;
+    }
+    let mut remap = vec![0u32; dict.len()];
+    let mut kept = Vec::new();
+    for (i, u) in used.iter().enumerate() {
+        if *u {
+            remap[i] = kept.len() as u32;
+            kept.push(dict[i].as_str());
+        }
+    }
+    let keys = UInt32Array::from_iter_values(codes.map(|c| remap[c as usize]));
+    let values: ArrayRef = Arc::new(StringArray::from_iter_values(kept));
     Arc::new(DictionaryArray::<UInt32Type>::try_new(keys, values).expect("codes index the names"))
 }
 
@@ -236,6 +250,74 @@ pub fn ipc_bytes(batch: &RecordBatch) -> Result<Vec<u8>, ArrowError> {
         w.finish()?;
     }
     Ok(buf)
+}
+
+/// Reads cell files (or any Parquet files of one row group schema each) into one batch:
+/// columns in order of first appearance, a column a file lacks is null in its rows. A
+/// column whose type differs between files is refused (the caller can fall back to a
+/// promoting reader).
+pub fn read_parquet_files(paths: &[std::path::PathBuf]) -> Result<RecordBatch, String> {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let mut batches = Vec::with_capacity(paths.len());
+    for p in paths {
+        let f = std::fs::File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let r = ParquetRecordBatchReaderBuilder::try_new(f)
+            .and_then(|b| b.build())
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+        for b in r {
+            batches.push(b.map_err(|e| format!("{}: {e}", p.display()))?);
+        }
+    }
+    concat_batches(&batches)
+}
+
+/// Concatenates batches whose columns may differ (see [`read_parquet_files`]).
+pub fn concat_batches(batches: &[RecordBatch]) -> Result<RecordBatch, String> {
+    let mut fields: Vec<arrow_schema::FieldRef> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    for b in batches {
+        for f in b.schema().fields() {
+            match index.get(f.name()) {
+                Some(&i) if fields[i].data_type() != f.data_type() => {
+                    return Err(format!(
+                        "column `{}` is {} in one cell and {} in another",
+                        f.name(),
+                        fields[i].data_type(),
+                        f.data_type()
+                    ))
+                }
+                Some(_) => {}
+                None => {
+                    index.insert(f.name().clone(), fields.len());
+                    fields.push(Arc::new(f.as_ref().clone().with_nullable(true)));
+                }
+            }
+        }
+    }
+    let mut cols = Vec::with_capacity(fields.len());
+    for f in &fields {
+        let parts: Vec<ArrayRef> = batches
+            .iter()
+            .map(|b| match b.column_by_name(f.name()) {
+                Some(c) => c.clone(),
+                None => arrow_array::new_null_array(f.data_type(), b.num_rows()),
+            })
+            .collect();
+        let refs: Vec<&dyn arrow_array::Array> = parts.iter().map(|a| a.as_ref()).collect();
+        cols.push(if refs.is_empty() {
+            arrow_array::new_empty_array(f.data_type())
+        } else {
+            arrow_select::concat::concat(&refs).map_err(|e| e.to_string())?
+        });
+    }
+    let schema = Arc::new(arrow_schema::Schema::new(fields));
+    let rows = batches.iter().map(|b| b.num_rows()).sum();
+    RecordBatch::try_new_with_options(
+        schema,
+        cols,
+        &arrow_array::RecordBatchOptions::new().with_row_count(Some(rows)),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// A batch as a Parquet file (Snappy-compressed pages).

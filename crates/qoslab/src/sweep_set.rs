@@ -348,7 +348,7 @@ rate = "5Mbps"
     fn existing_keys_are_replaced_in_place_keeping_lines_and_comments() {
         let out = set("link[a->b].rate", "50 Mbps".into()).unwrap();
         assert_eq!(out, SC.replace("rate = \"10Mbps\"", "rate = \"50 Mbps\""));
-        let out = set("link[1].queue.max_p", 0.05.into()).unwrap();
+        let out = set("link[0].queue.max_p", 0.05.into()).unwrap();
         assert_eq!(out, SC.replace("max_p = 0.1", "max_p = 0.05"));
         let out = set("duration", "3s".into()).unwrap();
         assert_eq!(out, SC.replace("\"2s\"", "\"3s\""));
@@ -365,7 +365,10 @@ rate = "5Mbps"
             "{out}"
         );
         let out = set("link[0].queue.w_q", 0.002.into()).unwrap();
-        assert!(out.contains("max_p = 0.1, w_q = 0.002 }"), "{out}");
+        assert!(out.contains("max_p = 0.1 , w_q = 0.002 }"), "{out}");
+        // a table the entry lacks is created as a sub-table of that entry
+        let out = set("link[1].queue.max_p", 0.05.into()).unwrap();
+        assert!(out.ends_with("rate = \"5Mbps\"\n\n[link.queue]\nmax_p = 0.05\n"), "{out}");
     }
 
     #[test]
