@@ -25,8 +25,7 @@ JOBS = os.cpu_count() or 1
 
 def short_dumbbell(duration="1s"):
     sc = qoslab.Scenario.load(ROOT / "scenarios" / "dumbbell.toml")
-    sc.set("duration", duration)
-    sc.set("warmup", "0.5s")
+    sc.update({"duration": duration, "warmup": "0.5s"})
     sc.set("output.tcp_series", False)
     return sc
 
@@ -102,8 +101,8 @@ def bench_series():
 def bench_dask(n=400):
     import distributed
 
-    sc = short_dumbbell("10ms")
-    sc.set("warmup", "0s")
+    sc = short_dumbbell("1s")
+    sc.update({"duration": "10ms", "warmup": "0s"})
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.monotonic()
         qoslab.sweep(sc, {"seed": [1]}, seeds=range(n), store=pathlib.Path(tmp) / "local", workers=JOBS,

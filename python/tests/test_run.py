@@ -72,13 +72,10 @@ def test_parquet_output_of_the_cli_reads_as_the_same_frames(tmp_path, tiny_path,
         [cli, "run", str(tiny_path), "--seed", "3", "--out", str(out), "--format", "parquet", "-q"], check=True
     )
     r = qoslab.run(qoslab.Scenario.load(tiny_path), seed=3)
-
-    def plain(df):
-        # Parquet keeps the names a column uses; the run's frame has every link / flow
-        return df.astype({c: str for c in df.columns if isinstance(df[c].dtype, pd.CategoricalDtype)})
-
     for name in ("flows", "queues", "queue_series", "tcp_series"):
-        pdt.assert_frame_equal(plain(pd.read_parquet(out / f"{name}.parquet")), plain(r.frame(name)))
+        pdt.assert_frame_equal(pd.read_parquet(out / f"{name}.parquet"), r.frame(name))
+    # categories are the names used
+    assert list(r.queue_series["link"].cat.categories) == ["G->D"]
     assert not (out / "tfrc_series.parquet").exists()
 
 
@@ -120,6 +117,11 @@ def test_set_edits_by_key_path_and_unknown_keys_are_refused_by_the_reader():
     assert ei.value.kind == "Override" and ei.value.line is None and "G->D" in ei.value.message
     with pytest.raises(qoslab.ScenarioError):
         qoslab.Scenario.from_toml("duration = ")
+    # values valid only together are set together
+    with pytest.raises(qoslab.ScenarioError, match="warmup"):
+        sc.set("duration", "0.4s")
+    sc.update({"duration": "0.4s", "warmup": "0.1s"})
+    assert qoslab.run(sc).summary["warmup_s"] == 0.1
     with pytest.raises(qoslab.ScenarioError) as ei:
         qoslab.Scenario.load("/nonexistent/x.toml")
     assert ei.value.kind == "Io"

@@ -240,6 +240,19 @@ impl Scenario {
         Ok(())
     }
 
+    /// Sets several key paths at once, checked together (for values that are only valid
+    /// together, e.g. a shorter `duration` with a shorter `warmup`).
+    fn update(&mut self, py: Python<'_>, values: &Bound<'_, PyDict>) -> PyResult<()> {
+        let mut os = Vec::new();
+        for (k, v) in values.iter() {
+            os.push(Override::new(k.extract::<String>()?, to_value(&v)?));
+        }
+        let edited = sweep::set::apply(&self.text, &os)
+            .map_err(|e| scenario_error(py, &SetError::Override(e), &self.file))?;
+        *self = Scenario::checked(py, edited, self.file.clone())?;
+        Ok(())
+    }
+
     /// A copy (to set without changing this one).
     fn copy(&self) -> Scenario {
         self.clone()
@@ -421,6 +434,70 @@ fn store_write(
     })
 }
 
+/// `qoslab condition --chain CHAIN --trace TRACE --out OUT` without the GIL. Bad input
+/// (chain, trace) raises ValueError with the CLI's message, anything else RuntimeError.
+#[pyfunction]
+fn condition(
+    py: Python<'_>,
+    chain: std::path::PathBuf,
+    trace: std::path::PathBuf,
+    out: std::path::PathBuf,
+) -> PyResult<()> {
+    use qoslab::condition::{ConditionArgs, ConditionError};
+    py.allow_threads(|| qoslab::condition::run(ConditionArgs { chain, trace, out }))
+        .map_err(|e| match e {
+            ConditionError::Input(m) => PyValueError::new_err(m),
+            e @ ConditionError::Internal(_) => PyRuntimeError::new_err(e.to_string()),
+        })
+}
+
+/// `qoslab reproduce NAME [--table T] [--seeds N] [--quick] --out OUT` without the GIL (it
+/// prints its report, as the CLI does). Errors raise ValueError (bad arguments, exit 2)
+/// or RuntimeError.
+#[pyfunction]
+#[pyo3(signature = (name, out, table = None, seeds = None, quick = false))]
+fn reproduce(
+    py: Python<'_>,
+    name: String,
+    out: std::path::PathBuf,
+    table: Option<String>,
+    seeds: Option<u32>,
+    quick: bool,
+) -> PyResult<()> {
+    let args = qoslab::reproduce::ReproduceArgs {
+        name,
+        table,
+        seeds,
+        quick,
+        out: Some(out),
+        jobs: None,
+    };
+    py.allow_threads(|| qoslab::reproduce::run(args))
+        .map_err(|e| {
+            if e.exit_code() == 2 {
+                PyValueError::new_err(e.to_string())
+            } else {
+                PyRuntimeError::new_err(e.to_string())
+            }
+        })
+}
+
+/// Reads cell files into one table: Arrow IPC stream bytes. ValueError if a column's type
+/// differs between files.
+#[pyfunction]
+fn read_cells<'py>(
+    py: Python<'py>,
+    paths: Vec<std::path::PathBuf>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = py
+        .allow_threads(|| {
+            let b = sweep::arrow::read_parquet_files(&paths)?;
+            sweep::arrow::ipc_bytes(&b).map_err(|e| e.to_string())
+        })
+        .map_err(PyValueError::new_err)?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
 /// Stops every run in progress at its next check (or clears that request).
 #[pyfunction]
 #[pyo3(signature = (on = true))]
@@ -437,6 +514,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep_plan, m)?)?;
     m.add_function(wrap_pyfunction!(store_write, m)?)?;
     m.add_function(wrap_pyfunction!(cancel_all, m)?)?;
+    m.add_function(wrap_pyfunction!(condition, m)?)?;
+    m.add_function(wrap_pyfunction!(reproduce, m)?)?;
+    m.add_function(wrap_pyfunction!(read_cells, m)?)?;
     m.add("EVENTS_PER_CHECK", sweep::EVENTS_PER_CHECK)?;
     Ok(())
 }

@@ -368,7 +368,10 @@ rate = "5Mbps"
         assert!(out.contains("max_p = 0.1 , w_q = 0.002 }"), "{out}");
         // a table the entry lacks is created as a sub-table of that entry
         let out = set("link[1].queue.max_p", 0.05.into()).unwrap();
-        assert!(out.ends_with("rate = \"5Mbps\"\n\n[link.queue]\nmax_p = 0.05\n"), "{out}");
+        assert!(
+            out.ends_with("rate = \"5Mbps\"\n\n[link.queue]\nmax_p = 0.05\n"),
+            "{out}"
+        );
     }
 
     #[test]
