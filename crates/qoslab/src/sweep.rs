@@ -338,6 +338,9 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
+/// Column names of [`cell_batch`] a grid key may not take.
+pub const RESERVED: &[&str] = &["seed", "cell", "events", "goodput_bps", "jain_index"];
+
 /// One cell of a plan.
 pub struct Cell {
     pub point: Vec<Override>,
@@ -357,6 +360,17 @@ pub fn plan(
     seeds: &[u64],
     store: &Store,
 ) -> Result<Vec<Cell>, SetError> {
+    for (key, _) in grid {
+        if RESERVED.contains(&key.as_str()) {
+            return Err(SetError::Override(OverrideError {
+                key: key.clone(),
+                message: format!(
+                    "`{key}` names a column of the sweep's results ({}); the run seed comes from the seed list",
+                    RESERVED.join(", ")
+                ),
+            }));
+        }
+    }
     let mut cells = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for p in points(grid) {
@@ -574,6 +588,11 @@ monitor = ["G->D"]
         let files = std::fs::read_dir(&dir).unwrap().count();
         assert_eq!(files, 5, "manifest + 4 cells");
         assert!(Store::open(&dir, &SC.replace("2s", "3s")).is_err());
+        let seed_grid = vec![("seed".to_string(), vec![1.into()])];
+        let e = plan(SC, "tiny.toml", &seed_grid, &[1], &store)
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("names a column"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
