@@ -326,14 +326,13 @@ fn run_released<T: Send>(
     }
 }
 
+/// (summary JSON, [(table name, Arrow IPC bytes)]).
+type RunTables<'py> = (String, Vec<(&'static str, Bound<'py, PyBytes>)>);
+
 /// Runs a scenario: (summary JSON, [(table name, Arrow IPC bytes)]).
 #[pyfunction]
 #[pyo3(signature = (scenario, seed = None))]
-fn run<'py>(
-    py: Python<'py>,
-    scenario: &Scenario,
-    seed: Option<u64>,
-) -> PyResult<(String, Vec<(&'static str, Bound<'py, PyBytes>)>)> {
+fn run<'py>(py: Python<'py>, scenario: &Scenario, seed: Option<u64>) -> PyResult<RunTables<'py>> {
     let sc = sweep::load_str(&scenario.text, &scenario.file, &[])
         .map_err(|e| scenario_error(py, &e, &scenario.file))?;
     let seed = seed.unwrap_or(sc.seed);
