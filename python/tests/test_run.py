@@ -147,8 +147,7 @@ def test_from_dict_and_pickle():
 
 
 def test_the_gil_is_released_while_a_run_goes_on():
-    sc = qoslab.Scenario.load(ROOT / "scenarios" / "dumbbell.toml")
-    sc.set("duration", "6s")
+    sc = qoslab.Scenario.load(ROOT / "scenarios" / "dumbbell.toml")  # 20 s: 0.2 s optimised, seconds unoptimised
     t = threading.Thread(target=qoslab.run, args=(sc,))
     ticks = 0
     t0 = time.monotonic()
@@ -158,7 +157,7 @@ def test_the_gil_is_released_while_a_run_goes_on():
         time.sleep(0.005)
     wall = time.monotonic() - t0
     # Python went on in this thread: at least a third of the 5 ms ticks the wall time allows
-    assert wall > 0.2, wall
+    assert wall > 0.1, wall
     assert ticks > wall / 0.005 / 3, (ticks, wall)
 
 
