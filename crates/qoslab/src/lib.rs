@@ -26,6 +26,7 @@
 //! | [`plot`] | SVG line/step plots, CDFs and histograms, byte-identical across runs |
 //! | [`progress`] | a progress bar on stderr, silent on pipes and short runs |
 //! | [`summary`] | the human-readable summary table of `qoslab run` |
+//! | [`sweep`] | parameter sweeps (key-path overrides, cells in a resumable Parquet store), Arrow/Parquet tables of a run |
 //!
 //! Exit status of the binary: 0 success, 2 bad input (scenario, chain or trace file),
 //! 1 internal failure (including a failed conservation check).
@@ -36,3 +37,4 @@ pub mod plot;
 pub mod progress;
 pub mod reproduce;
 pub mod summary;
+pub mod sweep;

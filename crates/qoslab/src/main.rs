@@ -38,7 +38,12 @@ enum Cmd {
         /// Print nothing but errors.
         #[arg(long, short)]
         quiet: bool,
+        /// Table format (`summary.json` is JSON in both).
+        #[arg(long, value_enum, default_value_t)]
+        format: qoslab::sweep::cli::Format,
     },
+    /// Run a scenario over a grid of key-path values and seeds, resumably, into Parquet.
+    Sweep(qoslab::sweep::cli::SweepArgs),
     /// Check a scenario file and describe it, without running it.
     Validate { scenario: PathBuf },
     /// Run a chain of conditioners (meters, markers, shapers) over a packet trace.
@@ -85,15 +90,23 @@ fn main() -> ExitCode {
             seed,
             out,
             quiet,
-        } if atm::is_atm_file(&scenario) => {
-            atm::run(&scenario, seed, out, quiet).map_err(atm_failure)
-        }
+            format,
+        } if atm::is_atm_file(&scenario) => match format {
+            qoslab::sweep::cli::Format::Csv => {
+                atm::run(&scenario, seed, out, quiet).map_err(atm_failure)
+            }
+            _ => Err(bad_input(
+                "--format parquet is for IP scenario files (ATM runs write CSV)",
+            )),
+        },
         Cmd::Run {
             scenario,
             seed,
             out,
             quiet,
-        } => cmd_run(&scenario, seed, out, quiet),
+            format,
+        } => cmd_run(&scenario, seed, out, quiet, format),
+        Cmd::Sweep(args) => qoslab::sweep::cli::sweep(args).map_err(atm_failure),
         Cmd::Validate { scenario } if atm::is_atm_file(&scenario) => {
             atm::validate(&scenario).map_err(atm_failure)
         }
@@ -159,8 +172,14 @@ fn cmd_run(
     seed: Option<u64>,
     out: Option<PathBuf>,
     quiet: bool,
+    format: qoslab::sweep::cli::Format,
 ) -> Result<(), Failure> {
     if reproduce::pcn_stm::cli::is_pcn_file(path) {
+        if format != qoslab::sweep::cli::Format::Csv {
+            return Err(bad_input(
+                "--format parquet is for IP scenario files (PCN runs write CSV)",
+            ));
+        }
         return reproduce::pcn_stm::cli::run(path, seed, out, quiet)
             .map_err(|(code, msg)| Failure { code, msg });
     }
@@ -190,6 +209,15 @@ fn cmd_run(
     bar.finish();
     let wall = t0.elapsed().as_secs_f64();
     let events = sim.events_processed();
+    if format == qoslab::sweep::cli::Format::Parquet {
+        let o = qoslab::sweep::collect(sim).map_err(internal)?;
+        let n = qoslab::sweep::cli::write_parquet(&o, &out).map_err(internal)?;
+        if !quiet {
+            print!("{}", summary::render(&o.result));
+            println!("wrote {} ({n} files)", out.display());
+        }
+        return Ok(());
+    }
     let (r, files) = qoslab_sim::output::run_and_render(sim).map_err(internal)?;
     qoslab_sim::output::write_files(&out, &files)
         .map_err(|e| internal(format!("writing {}: {e}", out.display())))?;

@@ -1,0 +1,112 @@
+"""qoslab.sweep: a grid of key-path values x seeds, one run per cell, resumable, into a
+Parquet dataset; on local threads or a Dask cluster.
+
+Planning (which cells, their names, which are done), running a cell and writing its file
+are the Rust crate's (``qoslab::sweep``, shared with ``qoslab sweep``); this module only
+hands cells to workers and files to the store.
+"""
+
+import os
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import _native, _progress
+from ._run import _scenario
+
+
+def _cell_task(text, file, point, seed):
+    """One cell on a worker: its Parquet file's bytes. Module-level so Dask can ship it."""
+    return _native.run_cell(text, file, point, seed)
+
+
+def _read(paths):
+    if not paths:
+        return pa.table({}).to_pandas()
+    try:
+        # one Rust pass over the files (pyarrow's per-file overhead is ~10 ms)
+        return pa.ipc.open_stream(_native.read_cells(paths)).read_all().to_pandas()
+    except ValueError:
+        # a column typed differently between cells: let pyarrow promote
+        with ThreadPoolExecutor(max_workers=min(8, len(paths))) as ex:
+            tables = list(ex.map(pq.read_table, paths))
+        return pa.concat_tables(tables, promote_options="permissive").to_pandas()
+
+
+def _run_local(sc, todo, store, workers, bar):
+    ex = ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+    try:
+        futs = {
+            ex.submit(_native.run_cell, sc.toml, sc.file, point, seed): key
+            for key, seed, point, _done, _path in todo
+        }
+        for f in as_completed(futs):
+            _native.store_write(sc, store, futs[f], f.result())
+            bar.update()
+    except BaseException:
+        # Ctrl-C (or a failed cell): stop the runs in progress at their next check, drop the
+        # queued ones; every cell already written stays, so a second call resumes.
+        _native.cancel_all(True)
+        ex.shutdown(wait=True, cancel_futures=True)
+        _native.cancel_all(False)
+        raise
+    ex.shutdown(wait=True)
+
+
+def _run_dask(sc, todo, store, client, bar):
+    from distributed import as_completed as dask_completed
+
+    text = client.scatter(sc.toml, broadcast=True)
+    pending, names = {}, {}
+    for key, seed, point, _done, _path in todo:
+        f = client.submit(_cell_task, text, sc.file, point, seed, key=f"qoslab-cell-{key}", pure=False)
+        pending[f.key] = f
+        names[f.key] = key
+    done = dask_completed(list(pending.values()), with_results=True)
+    try:
+        for f, data in done:
+            _native.store_write(sc, store, names[f.key], data)
+            # The last reference goes: the cluster forgets the result.
+            del pending[f.key]
+            bar.update()
+    except BaseException:
+        client.cancel(list(pending.values()))
+        raise
+
+
+def sweep(scenario, grid, seeds=range(5), client=None, store="sweep.parquet", workers=None, progress=True):
+    """Runs every (point, seed) cell of ``grid`` x ``seeds`` and returns a DataFrame, one row
+    per cell in order (points row-major, the first key varying slowest; seeds inner).
+
+    ``scenario``: a Scenario, a path or a dict. ``grid``: ``{key path: [values]}`` (key
+    paths as in ``Scenario.set``). ``client``: a ``dask.distributed.Client`` to fan the runs
+    out to its cluster; without it, ``workers`` threads (default: all cores; the GIL is
+    released while a cell runs). ``store``: the directory of the Parquet dataset, one file
+    per finished cell, written as the cell finishes; calling again with the same arguments
+    runs only the cells not in it (a grid grown by a value runs only the new cells). A
+    store holds sweeps of one scenario text only.
+
+    Columns: one per grid key (typed as the values), ``seed``, ``cell`` (the cell's name:
+    a hash of scenario text, point and seed), ``events``, ``goodput_bps``, ``jain_index``,
+    and per reported queue ``queue[<link>].{utilisation, throughput_bps, ql_mean,
+    ql_time_mean, ql_p99, drops, marks}``, per flow ``flow[<name>].{goodput_bps,
+    drop_rate}``.
+    """
+    sc = _scenario(scenario)
+    if isinstance(seeds, int):
+        raise TypeError("seeds is a list or range of seeds (range(5)), not a count")
+    grid_items = [(str(k), list(v)) for k, v in grid.items()]
+    store = os.fspath(store)
+    plan = _native.sweep_plan(sc, grid_items, [int(s) for s in seeds], store)
+    todo = [c for c in plan if not c[3]]
+    bar = _progress.bar(len(plan), len(plan) - len(todo), enabled=progress)
+    try:
+        if todo:
+            if client is None:
+                _run_local(sc, todo, store, workers, bar)
+            else:
+                _run_dask(sc, todo, store, client, bar)
+    finally:
+        bar.close()
+    return _read([c[4] for c in plan])
