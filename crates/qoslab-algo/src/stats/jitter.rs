@@ -30,12 +30,17 @@ impl Rfc3550Jitter {
         let transit = arrived as i64 - sent as i64;
         if let Some(prev) = self.prev_transit {
             // D(i-1,i) = (R_i - S_i) - (R_(i-1) - S_(i-1))
-            // (i64 -> f64 converts in one instruction; u64 -> f64 does not)
-            let d = (transit - prev).abs() as f64;
-            // J(i) = J(i-1) + (|D(i-1,i)| - J(i-1))/16
-            self.j += (d - self.j) / 16.0;
+            self.step((transit - prev).abs());
         }
         self.prev_transit = Some(transit);
+    }
+
+    /// One `|D(i−1, i)|` (ns), already computed by the caller.
+    #[inline]
+    fn step(&mut self, abs_d: i64) {
+        // (i64 -> f64 converts in one instruction; u64 -> f64 does not)
+        // J(i) = J(i-1) + (|D(i-1,i)| - J(i-1))/16
+        self.j += (abs_d as f64 - self.j) / 16.0;
     }
 
     /// The current estimate `J`, ns.
@@ -68,12 +73,17 @@ impl Ipdv {
     #[inline]
     pub fn on_packet(&mut self, d: u64) {
         if let Some(p) = self.prev_delay {
-            let v = d.abs_diff(p);
-            self.pairs += 1;
-            self.sum_abs += v as u128;
-            self.max_abs = self.max_abs.max(v);
+            self.step(d.abs_diff(p));
         }
         self.prev_delay = Some(d);
+    }
+
+    /// One `|IPDV|` (ns) of a consecutive pair, already computed by the caller.
+    #[inline]
+    fn step(&mut self, v: u64) {
+        self.pairs += 1;
+        self.sum_abs += v as u128;
+        self.max_abs = self.max_abs.max(v);
     }
 
     pub fn pairs(&self) -> u64 {
@@ -91,6 +101,33 @@ impl Ipdv {
 
     pub fn max_abs(&self) -> u64 {
         self.max_abs
+    }
+}
+
+/// Both measures of one stream fed from a single difference per packet. Here the transit
+/// time of RFC 3550 §6.4.1 and the one-way delay of RFC 3393 are the same quantity `R − S`
+/// (exact send and arrival instants), so `|D(i−1, i)|` and `|IPDV|` are one number: it is
+/// kept and subtracted once per packet instead of once per measure.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DelayVariation {
+    /// One-way delay `R − S` of the previous packet; None before the first.
+    prev: Option<u64>,
+    /// RFC 3550 §6.4.1 interarrival jitter.
+    pub jitter: Rfc3550Jitter,
+    /// RFC 3393 IPDV of consecutive packets.
+    pub ipdv: Ipdv,
+}
+
+impl DelayVariation {
+    /// One packet received with one-way delay `d` = arrival − send (ns), in arrival order.
+    #[inline]
+    pub fn on_packet(&mut self, d: u64) {
+        if let Some(p) = self.prev {
+            let v = d.abs_diff(p);
+            self.jitter.step(v as i64);
+            self.ipdv.step(v);
+        }
+        self.prev = Some(d);
     }
 }
 
@@ -124,6 +161,30 @@ mod tests {
             j.on_packet(k * 1000, k * 1000 + transit);
         }
         assert!((j.value() - 16.0).abs() < 1.0, "{}", j.value());
+    }
+
+    #[test]
+    fn delay_variation_equals_the_two_measures_fed_apart() {
+        let mut both = DelayVariation::default();
+        let (mut j, mut v) = (Rfc3550Jitter::default(), Ipdv::default());
+        for (s, r) in [
+            (0u64, 10u64),
+            (100, 110),
+            (200, 226),
+            (300, 310),
+            (400, 455),
+        ] {
+            both.on_packet(r - s);
+            j.on_packet(s, r);
+            v.on_packet(r - s);
+        }
+        assert_eq!(both.jitter.value(), j.value());
+        assert_eq!(
+            (both.ipdv.pairs(), both.ipdv.mean_abs(), both.ipdv.max_abs()),
+            (v.pairs(), v.mean_abs(), v.max_abs())
+        );
+        assert_eq!(both.jitter.value(), 4.62890625);
+        assert_eq!(both.ipdv.max_abs(), 45);
     }
 
     #[test]

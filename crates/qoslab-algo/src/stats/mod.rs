@@ -5,5 +5,5 @@
 pub mod jitter;
 pub mod quantile;
 
-pub use jitter::{Ipdv, Rfc3550Jitter};
+pub use jitter::{DelayVariation, Ipdv, Rfc3550Jitter};
 pub use quantile::{LogHistogram, Quantiles};

@@ -38,9 +38,9 @@
 //!
 //! # Delay variation
 //! - `jitter_rfc3550_ns`: RFC 3550 §6.4.1 interarrival jitter `J` after the last packet
-//!   ([`Rfc3550Jitter`]);
+//!   ([`qoslab_algo::stats::Rfc3550Jitter`]);
 //! - `ipdv_mean_abs_ns`, `ipdv_max_abs_ns`: RFC 3393 IPDV between consecutive arrivals,
-//!   RFC 5481 §4.1's selection function ([`Ipdv`]);
+//!   RFC 5481 §4.1's selection function ([`qoslab_algo::stats::Ipdv`]);
 //! - `pdv_p99_ns`: RFC 5481 §4.2 PDV, `D − D_min` (RFC 3393 with the minimum-delay packet
 //!   as the selection function's reference), at the 99th percentile: `p99 − min` of the
 //!   one-way delay. RFC 5481 §6.5 suggests a high percentile without fixing it; we take the
@@ -52,7 +52,7 @@
 //! division and J's update). Percentiles come from [`LogHistogram`]: within 1/128 (0.78 %)
 //! of the exact nearest-rank percentile.
 
-use qoslab_algo::stats::{Ipdv, LogHistogram, Quantiles, Rfc3550Jitter};
+use qoslab_algo::stats::{DelayVariation, LogHistogram, Quantiles};
 use qoslab_algo::{Duration, Time};
 use serde::Serialize;
 
@@ -64,8 +64,8 @@ pub struct FlowDelay {
     one_way: LogHistogram,
     queueing_sum: u128,
     queueing_max: u64,
-    jitter: Rfc3550Jitter,
-    ipdv: Ipdv,
+    /// RFC 3550 jitter and RFC 3393 IPDV, fed one delay difference per packet.
+    variation: DelayVariation,
     /// TCP senders' RTT samples (no buckets unless samples come).
     rtt: LogHistogram,
     /// Since the last series sample (whole run): packets, Σ delay, max delay.
@@ -168,8 +168,7 @@ impl FlowDelay {
             one_way: LogHistogram::new(bound),
             queueing_sum: 0,
             queueing_max: 0,
-            jitter: Rfc3550Jitter::default(),
-            ipdv: Ipdv::default(),
+            variation: DelayVariation::default(),
             rtt: LogHistogram::new(bound),
             iv_n: 0,
             iv_sum: 0,
@@ -190,9 +189,9 @@ impl FlowDelay {
             queueing_mean_ns,
             queueing_max_ns: self.queueing_max,
             prop_tx_mean_ns: one_way.mean_ns - queueing_mean_ns,
-            jitter_rfc3550_ns: self.jitter.value(),
-            ipdv_mean_abs_ns: self.ipdv.mean_abs(),
-            ipdv_max_abs_ns: self.ipdv.max_abs(),
+            jitter_rfc3550_ns: self.variation.jitter.value(),
+            ipdv_mean_abs_ns: self.variation.ipdv.mean_abs(),
+            ipdv_max_abs_ns: self.variation.ipdv.max_abs(),
             pdv_p99_ns: one_way.p99_ns - one_way.min_ns,
             rtt: tcp.then(|| self.rtt.summary().into()),
         }
@@ -279,8 +278,7 @@ impl DelayMeasure {
         f.one_way.record(d);
         f.queueing_sum += p.queued_ns as u128;
         f.queueing_max = f.queueing_max.max(p.queued_ns);
-        f.jitter.on_packet(p.sent_at.0, now.0);
-        f.ipdv.on_packet(d);
+        f.variation.on_packet(d);
     }
 
     /// A TCP sender of `flow` took the RTT sample `r`.
