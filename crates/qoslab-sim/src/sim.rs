@@ -247,7 +247,7 @@ pub struct Simulator {
     pub tcp_samples: Vec<TcpSample>,
     /// TFRC sender state after every feedback (`output.tfrc_series`).
     pub tfrc_samples: Vec<TfrcSample>,
-    outbox: Vec<(u32, Packet)>,
+    outbox: Vec<(u32, PktId)>, // packets the agents made (in the arena), at their nodes
     events_processed: u64,
     /// Delay measurement (`measure::delay`).
     pub delay: DelayMeasure,
@@ -569,12 +569,14 @@ impl Simulator {
         EventQueue::disarm(&mut agent.armed, now);
         let addr = agent.addr();
         let node = addr.node;
-        let mk = |size: u32, hdr: WireHeader| addr.packet(now, size, hdr);
+        let (arena, outbox) = (&mut self.arena, &mut self.outbox);
+        let mut out = |size: u32, hdr: WireHeader| {
+            outbox.push((node, arena.alloc(addr.packet(now, size, hdr))));
+        };
         match &mut agent.kind {
             AgentKind::Udp(src) => {
                 while let Some(seq) = src.poll(now) {
-                    self.outbox
-                        .push((node, mk(src.size, WireHeader::Udp { seq })));
+                    out(src.size, WireHeader::Udp { seq });
                 }
             }
             AgentKind::Sink | AgentKind::Free => {}
@@ -589,15 +591,13 @@ impl Simulator {
                     *started = true;
                     tcp.on_timeout(now);
                     while let Some(seg) = tcp.poll_transmit(now) {
-                        self.outbox
-                            .push((node, mk(seg.len + wire.header, WireHeader::TcpData(seg))));
+                        out(seg.len + wire.header, WireHeader::TcpData(seg));
                     }
                 }
             }
             AgentKind::TcpReceiver { tcp, ack_size } => {
                 if let Some(ack) = tcp.on_timeout(now) {
-                    self.outbox
-                        .push((node, mk(*ack_size, WireHeader::TcpAck(ack))));
+                    out(*ack_size, WireHeader::TcpAck(ack));
                 }
             }
             AgentKind::TfrcSender {
@@ -611,8 +611,7 @@ impl Simulator {
                     *started = true;
                     tfrc.on_timeout(now);
                     while let Some(dp) = tfrc.poll_transmit(now) {
-                        self.outbox
-                            .push((node, mk(dp.size + *header, WireHeader::TfrcData(dp))));
+                        out(dp.size + *header, WireHeader::TfrcData(dp));
                     }
                 }
             }
@@ -621,8 +620,7 @@ impl Simulator {
                 feedback_size,
             } => {
                 if let Some(fb) = tfrc.on_timeout(now) {
-                    self.outbox
-                        .push((node, mk(*feedback_size, WireHeader::TfrcFeedback(fb))));
+                    out(*feedback_size, WireHeader::TfrcFeedback(fb));
                 }
             }
         }
@@ -641,7 +639,10 @@ impl Simulator {
         }
         let addr = agent.addr();
         let (node, flow) = (addr.node, addr.flow);
-        let mk = |size: u32, hdr: WireHeader| addr.packet(now, size, hdr);
+        let (arena, outbox) = (&mut self.arena, &mut self.outbox);
+        let mut out = |size: u32, hdr: WireHeader| {
+            outbox.push((node, arena.alloc(addr.packet(now, size, hdr))));
+        };
         let mut finished = false;
         match (&mut agent.kind, &p.hdr) {
             (AgentKind::TcpReceiver { tcp, ack_size }, WireHeader::TcpData(seg)) => {
@@ -650,8 +651,7 @@ impl Simulator {
                 let fresh = tcp.delivered() - before;
                 self.flows[flow as usize].counters.goodput_bytes += fresh;
                 if let Some(ack) = ack {
-                    let ap = mk(*ack_size, WireHeader::TcpAck(ack));
-                    self.outbox.push((node, ap));
+                    out(*ack_size, WireHeader::TcpAck(ack));
                 }
             }
             (
@@ -673,8 +673,7 @@ impl Simulator {
                 }
                 if now >= *start && now < *stop {
                     while let Some(seg) = tcp.poll_transmit(now) {
-                        let dp = mk(seg.len + wire.header, WireHeader::TcpData(seg));
-                        self.outbox.push((node, dp));
+                        out(seg.len + wire.header, WireHeader::TcpData(seg));
                     }
                 }
                 finished = agent.web.is_some() && tcp.is_complete();
@@ -688,8 +687,7 @@ impl Simulator {
             ) => {
                 self.flows[flow as usize].counters.goodput_bytes += dp.size as u64;
                 if let Some(fb) = tfrc.on_packet(now, dp) {
-                    let fp = mk(*feedback_size, WireHeader::TfrcFeedback(fb));
-                    self.outbox.push((node, fp));
+                    out(*feedback_size, WireHeader::TfrcFeedback(fb));
                 }
             }
             (AgentKind::TfrcSender { tfrc, .. }, WireHeader::TfrcFeedback(fb)) => {
@@ -835,15 +833,16 @@ impl Simulator {
             return;
         }
         let mut out = std::mem::take(&mut self.outbox);
-        for (node, p) in out.drain(..) {
-            self.send(node, p);
+        for (node, id) in out.drain(..) {
+            self.send(node, id);
         }
         self.outbox = out;
     }
 
     /// Puts a packet from an agent on the network at `node`.
     #[inline]
-    fn send(&mut self, node: u32, p: Packet) {
+    fn send(&mut self, node: u32, id: PktId) {
+        let p = self.arena.get(id);
         let fc = &mut self.flows[p.flow as usize].counters;
         fc.sent_pkts += 1;
         fc.sent_bytes += p.size as u64;
@@ -862,7 +861,6 @@ impl Simulator {
             }
             WireHeader::TcpAck(_) | WireHeader::TfrcFeedback(_) => {}
         }
-        let id = self.arena.alloc(p);
         self.forward(node, id);
     }
 
@@ -1056,7 +1054,7 @@ impl Simulator {
         l.counters.arrival_bytes += view.size as u64;
         l.counters.arrivals_by_color[view.color.index()] += 1;
         l.qlen.on_arrival(l.view.pkts);
-        let verdict = l.aqm.on_arrival(now, &view, &l.view, &mut l.aqm_rng);
+        let verdict = l.aqm_arrival(now, &view);
         let ect = p.ecn != IpEcn::NotEct;
         let verdict = match verdict {
             Verdict::Enqueue | Verdict::Mark(_) if !l.limit.admits(&l.view, view.size) => {
@@ -1113,7 +1111,7 @@ impl Simulator {
         if l.fifo.is_empty() {
             // The link goes idle with an empty queue when this packet has been serialised
             // (ns-2 starts RED's idle period when the link asks for a packet and finds none).
-            l.aqm.on_departure(l.busy_until, &l.view);
+            l.aqm_departure(l.busy_until);
         }
         if l.loss.is_some() && l.wire_loss(size, flow) {
             if l.loss_marks_ect && p.ecn != IpEcn::NotEct {
@@ -1214,7 +1212,9 @@ impl Simulator {
         let now = self.now;
         for (i, l) in self.links.iter_mut().enumerate() {
             self.links_at_warmup[i] = l.counters;
-            l.qlen.start(now, l.view.pkts);
+            if l.monitored {
+                l.qlen.start(now, l.view.pkts); // only these are reported (`result::assemble`)
+            }
         }
         for f in &mut self.flows {
             f.at_warmup = f.counters;
