@@ -105,8 +105,8 @@ def run(scenario, seed=None):
     :class:`RunResult`.
 
     The GIL is released while the simulation runs (other threads go on; runs in several
-    threads use several cores). Ctrl-C raises ``KeyboardInterrupt``: an IP run stops
-    within about ``EVENTS_PER_CHECK`` events; a PCN or ATM run (whose engines cannot be
+    threads use several cores). Ctrl-C raises ``KeyboardInterrupt``: an IP or ATM run
+    stops within about ``EVENTS_PER_CHECK`` events; a PCN run (whose engine cannot be
     stopped from outside) returns within 20 ms and is left to finish on a thread of its
     own, its result dropped. A failed conservation check raises ``RuntimeError``; a refused
     scenario ``ScenarioError``.

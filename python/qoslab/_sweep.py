@@ -113,7 +113,7 @@ def sweep(scenario, grid, seeds=range(5), client=None, store="sweep.parquet", wo
 
     ``progress``: True (a bar on terminals, tqdm if installed), ``"always"`` (lines on
     stderr even when it is not a terminal: done/total and runs/s, at most one a second) or
-    False. Ctrl-C stops the runs in progress (IP runs at their next slice) and raises
+    False. Ctrl-C stops the runs in progress (IP and ATM runs at their next slice) and raises
     ``KeyboardInterrupt``; every cell already written stays, so a second call resumes.
     ``compact=True``: after the runs, merge the cell files into part files
     (:func:`compact`).

@@ -95,18 +95,34 @@ pub const EVENTS_PER_CHECK: u64 = 1 << 17;
 /// without a hook in the engine's event loop. Results do not depend on the slicing:
 /// `run_until(t)` processes exactly the events before `t`, and the next call goes on from
 /// there (`driven_run_equals_one_shot_run` checks it).
-pub fn drive(sim: &mut Simulator, mut keep_going: impl FnMut(f64) -> bool) -> Result<(), RunError> {
+pub fn drive(sim: &mut Simulator, keep_going: impl FnMut(f64) -> bool) -> Result<(), RunError> {
     let end = sim.end();
+    drive_with(
+        end,
+        |t| {
+            let before = sim.events_processed();
+            sim.run_until(t);
+            sim.events_processed() - before
+        },
+        keep_going,
+    )
+}
+
+/// [`drive`] for any engine: `run_until(t)` processes the events before `t` and returns
+/// how many it processed.
+pub fn drive_with(
+    end: Time,
+    mut run_until: impl FnMut(Time) -> u64,
+    mut keep_going: impl FnMut(f64) -> bool,
+) -> Result<(), RunError> {
     let mut slice = (end.0 / 1000).max(1);
     let mut t = Time::ZERO;
     while t < end {
         if !keep_going(t.0 as f64 / end.0 as f64) {
             return Err(RunError::Cancelled);
         }
-        let before = sim.events_processed();
         t = Time(t.0.saturating_add(slice).min(end.0));
-        sim.run_until(t);
-        let n = sim.events_processed() - before;
+        let n = run_until(t);
         if n > 2 * EVENTS_PER_CHECK && slice > 1 {
             slice /= 2;
         } else if n < EVENTS_PER_CHECK / 2 {

@@ -23,10 +23,12 @@
 //! `links[L1].over_admission.oa_pct`, `vcs[VC1].data.cells_dropped_clp1`). Lists of
 //! unnamed entries (terminations, fairness points, series) are left to `qoslab.run`.
 //!
-//! Ctrl-C: an IP run is driven in slices ([`super::drive`]) and stops at the next slice.
-//! The PCN and ATM engines have no way to stop between events from outside (`pcn::run` and
-//! `AtmSim::run` run to the end in one call), so they run on a thread of their own and the
-//! caller's check is asked every [`POLL`] while it waits: on "stop" the caller gets
+//! Ctrl-C: IP and ATM runs are driven in slices ([`super::drive_with`]: `run_until`, the
+//! same events in the same order as a one-shot run) and stop at the next slice. The PCN
+//! engine has no way to stop between events from outside (`pcn::run` takes a private
+//! snapshot at the OT window's start between its two `run_until` calls), so a PCN run goes
+//! on a thread of its own and the caller's check is asked every [`POLL`] while it waits:
+//! on "stop" the caller gets
 //! [`RunError::Cancelled`] at once and the run's thread is left to finish on its own, its
 //! result dropped (it ends with the process; in a long-lived process it uses a core until
 //! its run would have ended).
@@ -191,11 +193,21 @@ pub fn run_any(
             keep_going,
         )
         .map(AnyOutput::Pcn),
-        AnyScenario::Atm(s) => run_detached(
-            move || AtmSim::new(*s, seed)?.run().map(Box::new),
-            keep_going,
-        )
-        .map(AnyOutput::Atm),
+        AnyScenario::Atm(s) => {
+            let mut sim = AtmSim::new(*s, seed).map_err(RunError::Failed)?;
+            super::drive_with(
+                sim.end(),
+                |t| {
+                    let before = sim.events_processed();
+                    sim.run_until(t);
+                    sim.events_processed() - before
+                },
+                keep_going,
+            )?;
+            sim.finish()
+                .map(|r| AnyOutput::Atm(Box::new(r)))
+                .map_err(RunError::Failed)
+        }
     }
 }
 
@@ -564,6 +576,29 @@ series_bin = "0.5s"
             b.column_by_name("duration").unwrap().data_type(),
             &arrow_schema::DataType::Utf8
         );
+    }
+
+    #[test]
+    fn a_driven_atm_run_equals_a_one_shot_run_and_stops_when_asked() {
+        let AnyScenario::Atm(sc) = load_any(ATM, "table1.toml", &short_atm()).unwrap() else {
+            panic!()
+        };
+        let one = AtmSim::new((*sc).clone(), 4).unwrap().run().unwrap();
+        let mut checks = 0;
+        let out = run_any(AnyScenario::Atm(sc.clone()), 4, |_| {
+            checks += 1;
+            true
+        })
+        .unwrap();
+        assert!(checks > 2, "{checks}");
+        let AnyOutput::Atm(r) = out else { panic!() };
+        assert_eq!(*r, one);
+        let mut n = 0;
+        let r = run_any(AnyScenario::Atm(sc), 4, |_| {
+            n += 1;
+            n < 3
+        });
+        assert_eq!(r.err(), Some(RunError::Cancelled));
     }
 
     #[test]
