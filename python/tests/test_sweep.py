@@ -125,7 +125,8 @@ def test_ctrl_c_stops_a_long_sweep_cleanly_and_it_resumes(tmp_path, tiny_path):
     grid = {"duration": ["2s", "600s"]}
     store = tmp_path / "s"
     code = (
-        "import qoslab, sys\n"
+        "import qoslab, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored\n"
         "try:\n"
         f"    qoslab.sweep(qoslab.Scenario.load({str(tiny_path)!r}), {grid!r}, seeds=[1], "
         f"store={str(store)!r}, workers=1, progress=False)\n"
@@ -149,7 +150,8 @@ def test_ctrl_c_stops_a_long_sweep_cleanly_and_it_resumes(tmp_path, tiny_path):
 def test_ctrl_c_stops_a_long_pcn_run_and_a_pcn_sweep(tmp_path):
     pcn = ROOT / "scenarios" / "pcn-stm" / "adm-cbr-single.toml"  # 300 s at 128 Mbit/s: minutes
     code = (
-        "import qoslab, sys\n"
+        "import qoslab, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored\n"
         f"sc = qoslab.Scenario.load({str(pcn)!r})\n"
         "print('go', flush=True)\n"
         "try:\n    qoslab.run(sc)\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True); sys.exit(3)\n"
@@ -165,7 +167,8 @@ def test_ctrl_c_stops_a_long_pcn_run_and_a_pcn_sweep(tmp_path):
     store = tmp_path / "pcn"
     grid = {"pcn.duration": ["1s", "300s"], "pcn.measure.oa_from": ["0.5s"], "pcn.measure.oa_to": ["1s"]}
     code = (
-        "import qoslab, sys\n"
+        "import qoslab, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored\n"
         "try:\n"
         f"    qoslab.sweep(qoslab.Scenario.load({str(pcn)!r}), {grid!r}, seeds=[1], store={str(store)!r}, "
         "workers=1, progress=False)\n"
