@@ -13,7 +13,7 @@ this package converts scenarios and results, and orchestrates sweeps.
 
 from ._native import EVENTS_PER_CHECK, Scenario, ScenarioError
 from ._run import RunResult, run
-from ._sweep import sweep
+from ._sweep import compact, sweep
 from ._tools import condition, reproduce
 
-__all__ = ["Scenario", "ScenarioError", "RunResult", "run", "sweep", "condition", "reproduce", "EVENTS_PER_CHECK"]
+__all__ = ["Scenario", "ScenarioError", "RunResult", "run", "sweep", "compact", "condition", "reproduce", "EVENTS_PER_CHECK"]

@@ -21,17 +21,21 @@ def _cell_task(text, file, point, seed):
     return _native.run_cell(text, file, point, seed)
 
 
-def _read(paths):
-    if not paths:
+def _read(store, keys):
+    """The rows of ``keys`` (cell names) from the store, in that order, each once."""
+    if not keys:
         return pa.table({}).to_pandas()
     try:
-        # one Rust pass over the files (pyarrow's per-file overhead is ~10 ms)
-        return pa.ipc.open_stream(_native.read_cells(paths)).read_all().to_pandas()
+        # one Rust pass over the part and cell files (pyarrow's per-file overhead is ~10 ms)
+        return pa.ipc.open_stream(_native.store_read(store, keys)).read_all().to_pandas()
     except ValueError:
-        # a column typed differently between cells: let pyarrow promote
+        # a column typed differently between files: let pyarrow promote
+        paths = _native.store_files(store)
         with ThreadPoolExecutor(max_workers=min(8, len(paths))) as ex:
             tables = list(ex.map(pq.read_table, paths))
-        return pa.concat_tables(tables, promote_options="permissive").to_pandas()
+        df = pa.concat_tables(tables, promote_options="permissive").to_pandas()
+        df = df.drop_duplicates("cell").set_index("cell", drop=False)
+        return df.loc[keys].reset_index(drop=True)
 
 
 def _run_local(sc, todo, store, workers, bar):
@@ -42,7 +46,7 @@ def _run_local(sc, todo, store, workers, bar):
             for key, seed, point, _done, _path in todo
         }
         for f in as_completed(futs):
-            _native.store_write(sc, store, futs[f], f.result())
+            _native.store_write(store, futs[f], f.result())
             bar.update()
     except BaseException:
         # Ctrl-C (or a failed cell): stop the runs in progress at their next check, drop the
@@ -66,7 +70,7 @@ def _run_dask(sc, todo, store, client, bar):
     done = dask_completed(list(pending.values()), with_results=True)
     try:
         for f, data in done:
-            _native.store_write(sc, store, names[f.key], data)
+            _native.store_write(store, names[f.key], data)
             # The last reference goes: the cluster forgets the result.
             del pending[f.key]
             bar.update()
@@ -75,7 +79,17 @@ def _run_dask(sc, todo, store, client, bar):
         raise
 
 
-def sweep(scenario, grid, seeds=range(5), client=None, store="sweep.parquet", workers=None, progress=True):
+def compact(store):
+    """Merges the store's one-row cell files into larger part files (one per schema) and
+    removes them; returns ``{"cells": merged, "parts": written, "stale": removed}``. A
+    merged cell still counts as done: a later sweep resumes as before and reads it from
+    its part. Safe to interrupt (parts appear by rename, cell files go only after)."""
+    cells, parts, stale = _native.compact(os.fspath(store))
+    return {"cells": cells, "parts": parts, "stale": stale}
+
+
+def sweep(scenario, grid, seeds=range(5), client=None, store="sweep.parquet", workers=None, progress=True,
+          compact=False):
     """Runs every (point, seed) cell of ``grid`` x ``seeds`` and returns a DataFrame, one row
     per cell in order (points row-major, the first key varying slowest; seeds inner).
 
@@ -91,7 +105,18 @@ def sweep(scenario, grid, seeds=range(5), client=None, store="sweep.parquet", wo
     a hash of scenario text, point and seed), ``events``, ``goodput_bps``, ``jain_index``,
     and per reported queue ``queue[<link>].{utilisation, throughput_bps, ql_mean,
     ql_time_mean, ql_p99, drops, marks}``, per flow ``flow[<name>].{goodput_bps,
-    drop_rate}``.
+    drop_rate}``. For a PCN or ATM scenario: every top-level figure of the engine's result
+    (``events``, ``total_goodput_mbps``, ``fairness_index``, ``all_mcr_met``, ...) and,
+    per entry of its lists of named entries, the entry's numbers under
+    ``<list>[<name>].`` (``links[L1].over_admission.oa_pct``, ``ieas[...].admitted``,
+    ``vcs[VC1].goodput_mbps``, ``vcs[VC1].mcr_met``, ``ports[SW1->SW2].cells_dropped_clp1``).
+
+    ``progress``: True (a bar on terminals, tqdm if installed), ``"always"`` (lines on
+    stderr even when it is not a terminal: done/total and runs/s, at most one a second) or
+    False. Ctrl-C stops the runs in progress (IP and ATM runs at their next slice) and raises
+    ``KeyboardInterrupt``; every cell already written stays, so a second call resumes.
+    ``compact=True``: after the runs, merge the cell files into part files
+    (:func:`compact`).
     """
     sc = _scenario(scenario)
     if isinstance(seeds, int):
@@ -109,4 +134,6 @@ def sweep(scenario, grid, seeds=range(5), client=None, store="sweep.parquet", wo
                 _run_dask(sc, todo, store, client, bar)
     finally:
         bar.close()
-    return _read([c[4] for c in plan])
+    if compact:
+        _native.compact(store)
+    return _read(store, [c[0] for c in plan])

@@ -163,7 +163,8 @@ def test_the_gil_is_released_while_a_run_goes_on():
 
 def test_ctrl_c_stops_a_long_run_cleanly():
     code = (
-        "import qoslab, sys\n"
+        "import qoslab, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with SIGINT ignored\n"
         f"sc = qoslab.Scenario.load({str(ROOT / 'scenarios' / 'dumbbell.toml')!r})\n"
         "sc.set('duration', '600s')\n"
         "print('go', flush=True)\n"

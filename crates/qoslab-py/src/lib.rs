@@ -65,6 +65,20 @@ fn scenario_error(py: Python<'_>, e: &SetError, file: &str) -> PyErr {
                 s.message().into_pyobject(py).unwrap().into_any().unbind(),
             );
         }
+        SetError::Engine(m) => {
+            set("file", file.into_pyobject(py).unwrap().into_any().unbind());
+            set("line", py.None());
+            set("column", py.None());
+            set("key", "".into_pyobject(py).unwrap().into_any().unbind());
+            set(
+                "kind",
+                "Engine".into_pyobject(py).unwrap().into_any().unbind(),
+            );
+            set(
+                "message",
+                m.as_str().into_pyobject(py).unwrap().into_any().unbind(),
+            );
+        }
         SetError::Override(o) => {
             set("file", file.into_pyobject(py).unwrap().into_any().unbind());
             set("line", py.None());
@@ -181,16 +195,18 @@ struct Scenario {
     file: String,
     name: String,
     seed: u64,
+    kind: sweep::Kind,
 }
 
 impl Scenario {
     fn checked(py: Python<'_>, text: String, file: String) -> PyResult<Scenario> {
-        let sc = sweep::load_str(&text, &file, &[]).map_err(|e| scenario_error(py, &e, &file))?;
+        let sc = sweep::load_any(&text, &file, &[]).map_err(|e| scenario_error(py, &e, &file))?;
         Ok(Scenario {
             text,
             file,
-            name: sc.name,
-            seed: sc.seed,
+            name: sc.name().to_string(),
+            seed: sc.seed(),
+            kind: sc.kind(),
         })
     }
 }
@@ -271,6 +287,11 @@ impl Scenario {
     fn name(&self) -> &str {
         &self.name
     }
+    /// Which engine runs it: "ip", "pcn" (a `[pcn]` table) or "atm" (`atm = true`).
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.kind.name()
+    }
     /// The scenario's own seed (`seed = ...`, default 1).
     #[getter]
     fn seed(&self) -> u64 {
@@ -326,20 +347,21 @@ fn run_released<T: Send>(
     }
 }
 
-/// (summary JSON, [(table name, Arrow IPC bytes)]).
-type RunTables<'py> = (String, Vec<(&'static str, Bound<'py, PyBytes>)>);
+/// (kind, summary JSON, [(table name, Arrow IPC bytes)]).
+type RunTables<'py> = (&'static str, String, Vec<(String, Bound<'py, PyBytes>)>);
 
-/// Runs a scenario: (summary JSON, [(table name, Arrow IPC bytes)]).
+/// Runs a scenario of any kind: (kind, summary JSON, [(table name, Arrow IPC bytes)]).
 #[pyfunction]
 #[pyo3(signature = (scenario, seed = None))]
 fn run<'py>(py: Python<'py>, scenario: &Scenario, seed: Option<u64>) -> PyResult<RunTables<'py>> {
-    let sc = sweep::load_str(&scenario.text, &scenario.file, &[])
+    let sc = sweep::load_any(&scenario.text, &scenario.file, &[])
         .map_err(|e| scenario_error(py, &e, &scenario.file))?;
-    let seed = seed.unwrap_or(sc.seed);
-    let out = run_released(py, move |k| sweep::run_output(sc, seed, k))?;
+    let seed = seed.unwrap_or(sc.seed());
+    let out = run_released(py, move |k| sweep::run_any(sc, seed, k))?;
+    let kind = out.kind().name();
     let (json, tables) = py
         .allow_threads(|| -> Result<_, String> {
-            let json = qoslab_sim::output::summary_json(&out.result);
+            let json = out.summary_json();
             let mut tables = Vec::new();
             for (name, b) in out.tables(true).map_err(|e| e.to_string())? {
                 tables.push((
@@ -354,7 +376,7 @@ fn run<'py>(py: Python<'py>, scenario: &Scenario, seed: Option<u64>) -> PyResult
         .into_iter()
         .map(|(n, b)| (n, PyBytes::new(py, &b)))
         .collect();
-    Ok((json, tables))
+    Ok((kind, json, tables))
 }
 
 fn point_from(py_point: Vec<(String, String)>) -> Vec<Override> {
@@ -375,13 +397,11 @@ fn run_cell<'py>(
     seed: u64,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let point = point_from(point);
-    let sc = sweep::load_str(&text, &file, &point).map_err(|e| scenario_error(py, &e, &file))?;
+    let sc = sweep::load_any(&text, &file, &point).map_err(|e| scenario_error(py, &e, &file))?;
     let key = sweep::cell_key(&text, &point, seed);
-    let out = run_released(py, move |k| sweep::run_output(sc, seed, k))?;
+    let out = run_released(py, move |k| sweep::run_any(sc, seed, k))?;
     let bytes = py
-        .allow_threads(|| {
-            sweep::arrow::parquet_bytes(&sweep::cell_batch(&point, seed, &key, &out.result))
-        })
+        .allow_threads(|| sweep::arrow::parquet_bytes(&out.cell_batch(&point, seed, &key)))
         .map_err(PyRuntimeError::new_err)?;
     Ok(PyBytes::new(py, &bytes))
 }
@@ -419,18 +439,49 @@ fn sweep_plan(
         .collect())
 }
 
-/// Writes a finished cell into the store (by rename).
+/// Writes a finished cell into the store (by rename; the store was opened by the plan).
 #[pyfunction]
-fn store_write(
-    scenario: &Scenario,
-    store: std::path::PathBuf,
-    key: &str,
-    data: &[u8],
-) -> PyResult<()> {
-    let st = Store::open(&store, &scenario.text).map_err(PyValueError::new_err)?;
+fn store_write(store: std::path::PathBuf, key: &str, data: &[u8]) -> PyResult<()> {
+    let st = Store::at(&store);
     st.write(key, data).map_err(|e| {
         PyRuntimeError::new_err(format!("writing {}: {e}", st.cell_path(key).display()))
     })
+}
+
+/// The rows of `keys` from a store (parts and cell files), in that order, each once:
+/// Arrow IPC stream bytes. ValueError if a column's type differs between files.
+#[pyfunction]
+fn store_read<'py>(
+    py: Python<'py>,
+    store: std::path::PathBuf,
+    keys: Vec<String>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = py
+        .allow_threads(|| {
+            let b = Store::open_existing(&store)?.read(&keys)?;
+            sweep::arrow::ipc_bytes(&b).map_err(|e| e.to_string())
+        })
+        .map_err(PyValueError::new_err)?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// The data files of a store (parts, then cell files).
+#[pyfunction]
+fn store_files(store: std::path::PathBuf) -> PyResult<Vec<std::path::PathBuf>> {
+    Store::open_existing(&store)
+        .and_then(|s| s.data_files())
+        .map_err(PyValueError::new_err)
+}
+
+/// Compacts a store: (cell files merged, part files written, stale cell files removed).
+#[pyfunction]
+fn compact(py: Python<'_>, store: std::path::PathBuf) -> PyResult<(usize, usize, usize)> {
+    py.allow_threads(|| {
+        let mut st = Store::open_existing(&store)?;
+        st.compact()
+    })
+    .map(|c| (c.cells, c.parts, c.stale))
+    .map_err(PyValueError::new_err)
 }
 
 /// `qoslab condition --chain CHAIN --trace TRACE --out OUT` without the GIL. Bad input
@@ -481,22 +532,6 @@ fn reproduce(
         })
 }
 
-/// Reads cell files into one table: Arrow IPC stream bytes. ValueError if a column's type
-/// differs between files.
-#[pyfunction]
-fn read_cells<'py>(
-    py: Python<'py>,
-    paths: Vec<std::path::PathBuf>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let bytes = py
-        .allow_threads(|| {
-            let b = sweep::arrow::read_parquet_files(&paths)?;
-            sweep::arrow::ipc_bytes(&b).map_err(|e| e.to_string())
-        })
-        .map_err(PyValueError::new_err)?;
-    Ok(PyBytes::new(py, &bytes))
-}
-
 /// Stops every run in progress at its next check (or clears that request).
 #[pyfunction]
 #[pyo3(signature = (on = true))]
@@ -512,10 +547,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_cell, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_plan, m)?)?;
     m.add_function(wrap_pyfunction!(store_write, m)?)?;
+    m.add_function(wrap_pyfunction!(store_read, m)?)?;
+    m.add_function(wrap_pyfunction!(store_files, m)?)?;
+    m.add_function(wrap_pyfunction!(compact, m)?)?;
     m.add_function(wrap_pyfunction!(cancel_all, m)?)?;
     m.add_function(wrap_pyfunction!(condition, m)?)?;
     m.add_function(wrap_pyfunction!(reproduce, m)?)?;
-    m.add_function(wrap_pyfunction!(read_cells, m)?)?;
     m.add("EVENTS_PER_CHECK", sweep::EVENTS_PER_CHECK)?;
     Ok(())
 }

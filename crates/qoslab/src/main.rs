@@ -95,9 +95,7 @@ fn main() -> ExitCode {
             qoslab::sweep::cli::Format::Csv => {
                 atm::run(&scenario, seed, out, quiet).map_err(atm_failure)
             }
-            _ => Err(bad_input(
-                "--format parquet is for IP scenario files (ATM runs write CSV)",
-            )),
+            _ => qoslab::sweep::cli::run_parquet(&scenario, seed, out, quiet).map_err(atm_failure),
         },
         Cmd::Run {
             scenario,
@@ -176,9 +174,7 @@ fn cmd_run(
 ) -> Result<(), Failure> {
     if reproduce::pcn_stm::cli::is_pcn_file(path) {
         if format != qoslab::sweep::cli::Format::Csv {
-            return Err(bad_input(
-                "--format parquet is for IP scenario files (PCN runs write CSV)",
-            ));
+            return qoslab::sweep::cli::run_parquet(path, seed, out, quiet).map_err(atm_failure);
         }
         return reproduce::pcn_stm::cli::run(path, seed, out, quiet)
             .map_err(|(code, msg)| Failure { code, msg });
@@ -211,9 +207,12 @@ fn cmd_run(
     let events = sim.events_processed();
     if format == qoslab::sweep::cli::Format::Parquet {
         let o = qoslab::sweep::collect(sim).map_err(internal)?;
-        let n = qoslab::sweep::cli::write_parquet(&o, &out).map_err(internal)?;
         if !quiet {
             print!("{}", summary::render(&o.result));
+        }
+        let o = qoslab::sweep::AnyOutput::Ip(Box::new(o));
+        let n = qoslab::sweep::cli::write_parquet(&o, &out).map_err(internal)?;
+        if !quiet {
             println!("wrote {} ({n} files)", out.display());
         }
         return Ok(());

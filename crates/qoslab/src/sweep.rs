@@ -18,6 +18,8 @@
 pub mod arrow;
 #[path = "sweep_cli.rs"]
 pub mod cli;
+#[path = "sweep_engines.rs"]
+pub mod engines;
 #[path = "sweep_set.rs"]
 pub mod set;
 
@@ -31,15 +33,18 @@ use qoslab_sim::scenario::spec::Scenario;
 use qoslab_sim::scenario::ScenarioError;
 use qoslab_sim::Simulator;
 
+pub use engines::{load_any, run_any, AnyOutput, AnyScenario, Kind};
 pub use set::{Override, OverrideError};
 
 use self::arrow::{one_f64, one_str, one_u64, toml_column, RunOutput};
 
-/// A refused scenario: a key path that leads nowhere, or a value the reader refuses.
+/// A refused scenario: a key path that leads nowhere, a value the reader refuses, or (ATM)
+/// a network the engine refuses to build.
 #[derive(Clone, Debug)]
 pub enum SetError {
     Override(OverrideError),
     Scenario(ScenarioError),
+    Engine(String),
 }
 
 impl std::fmt::Display for SetError {
@@ -47,13 +52,15 @@ impl std::fmt::Display for SetError {
         match self {
             SetError::Override(e) => e.fmt(f),
             SetError::Scenario(e) => e.fmt(f),
+            SetError::Engine(e) => e.fmt(f),
         }
     }
 }
 
 impl std::error::Error for SetError {}
 
-/// Applies `overrides` to `text` and reads the result with the scenario reader.
+/// Applies `overrides` to `text` and reads the result with the IP scenario reader (any
+/// kind of scenario: [`load_any`]).
 pub fn load_str(text: &str, file: &str, overrides: &[Override]) -> Result<Scenario, SetError> {
     let edited = set::apply(text, overrides).map_err(SetError::Override)?;
     qoslab_sim::scenario::parse_str(&edited, file).map_err(SetError::Scenario)
@@ -88,18 +95,34 @@ pub const EVENTS_PER_CHECK: u64 = 1 << 17;
 /// without a hook in the engine's event loop. Results do not depend on the slicing:
 /// `run_until(t)` processes exactly the events before `t`, and the next call goes on from
 /// there (`driven_run_equals_one_shot_run` checks it).
-pub fn drive(sim: &mut Simulator, mut keep_going: impl FnMut(f64) -> bool) -> Result<(), RunError> {
+pub fn drive(sim: &mut Simulator, keep_going: impl FnMut(f64) -> bool) -> Result<(), RunError> {
     let end = sim.end();
+    drive_with(
+        end,
+        |t| {
+            let before = sim.events_processed();
+            sim.run_until(t);
+            sim.events_processed() - before
+        },
+        keep_going,
+    )
+}
+
+/// [`drive`] for any engine: `run_until(t)` processes the events before `t` and returns
+/// how many it processed.
+pub fn drive_with(
+    end: Time,
+    mut run_until: impl FnMut(Time) -> u64,
+    mut keep_going: impl FnMut(f64) -> bool,
+) -> Result<(), RunError> {
     let mut slice = (end.0 / 1000).max(1);
     let mut t = Time::ZERO;
     while t < end {
         if !keep_going(t.0 as f64 / end.0 as f64) {
             return Err(RunError::Cancelled);
         }
-        let before = sim.events_processed();
         t = Time(t.0.saturating_add(slice).min(end.0));
-        sim.run_until(t);
-        let n = sim.events_processed() - before;
+        let n = run_until(t);
         if n > 2 * EVENTS_PER_CHECK && slice > 1 {
             slice /= 2;
         } else if n < EVENTS_PER_CHECK / 2 {
@@ -242,7 +265,7 @@ pub fn cell_batch(
     RecordBatch::try_from_iter(cols).expect("one-row columns of distinct names")
 }
 
-/// Runs one cell and returns its Parquet file's bytes.
+/// Runs one cell (a scenario of any kind) and returns its Parquet file's bytes.
 pub fn run_cell(
     text: &str,
     file: &str,
@@ -250,10 +273,10 @@ pub fn run_cell(
     seed: u64,
     keep_going: impl FnMut(f64) -> bool,
 ) -> Result<Vec<u8>, CellError> {
-    let sc = load_str(text, file, point).map_err(CellError::Set)?;
-    let out = run_output(sc, seed, keep_going).map_err(CellError::Run)?;
+    let sc = load_any(text, file, point).map_err(CellError::Set)?;
+    let out = run_any(sc, seed, keep_going).map_err(CellError::Run)?;
     let key = cell_key(text, point, seed);
-    arrow::parquet_bytes(&cell_batch(point, seed, &key, &out.result)).map_err(CellError::Io)
+    arrow::parquet_bytes(&out.cell_batch(point, seed, &key)).map_err(CellError::Io)
 }
 
 /// Why a cell has no results.
@@ -274,9 +297,24 @@ impl std::fmt::Display for CellError {
     }
 }
 
-/// A store directory of cells.
+/// A store directory of cells: loose `cell-<key>.parquet` files of one row, and
+/// `part-<hash>.parquet` files of many rows made by [`Store::compact`].
 pub struct Store {
     pub dir: PathBuf,
+    /// The cells in part files (read when the store is opened).
+    compacted: std::collections::BTreeSet<String>,
+}
+
+/// What [`Store::compact`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Compacted {
+    /// Loose cell files merged (and removed).
+    pub cells: usize,
+    /// Part files written.
+    pub parts: usize,
+    /// Loose cell files removed because a part already held their cell (left by a
+    /// compaction stopped between writing its part and removing the files).
+    pub stale: usize,
 }
 
 impl Store {
@@ -312,22 +350,139 @@ impl Store {
             }
             Err(e) => return Err(format!("{}: {e}", manifest.display())),
         }
-        Ok(Store {
+        Store::open_existing(dir)
+    }
+
+    /// An existing store, whatever its scenario (for compacting or reading it).
+    pub fn open_existing(dir: &Path) -> Result<Store, String> {
+        let manifest = dir.join("sweep.json");
+        if !manifest.is_file() {
+            return Err(format!(
+                "{} is not a sweep store (it has no sweep.json)",
+                dir.display()
+            ));
+        }
+        let mut store = Store::at(dir);
+        for p in store.files("part-")? {
+            store.compacted.extend(arrow::read_cell_keys(&p)?);
+        }
+        Ok(store)
+    }
+
+    /// The store at `dir` without checking its manifest or reading its parts: for writing
+    /// cells into a store a plan has opened.
+    pub fn at(dir: &Path) -> Store {
+        Store {
             dir: dir.to_path_buf(),
-        })
+            compacted: Default::default(),
+        }
     }
 
     pub fn cell_path(&self, key: &str) -> PathBuf {
         self.dir.join(format!("cell-{key}.parquet"))
     }
 
+    /// Whether the cell is done: in a part file or a loose cell file.
     pub fn has(&self, key: &str) -> bool {
-        self.cell_path(key).is_file()
+        self.compacted.contains(key) || self.cell_path(key).is_file()
     }
 
     /// Writes a cell's file by rename (never partial, never twice the same cell).
     pub fn write(&self, key: &str, bytes: &[u8]) -> std::io::Result<()> {
         write_atomic(&self.cell_path(key), bytes)
+    }
+
+    /// The store's `<prefix>*.parquet` files, by name.
+    fn files(&self, prefix: &str) -> Result<Vec<PathBuf>, String> {
+        let rd =
+            std::fs::read_dir(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
+        let mut out = Vec::new();
+        for e in rd {
+            let e = e.map_err(|e| format!("{}: {e}", self.dir.display()))?;
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with(prefix) && name.ends_with(".parquet") {
+                out.push(e.path());
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// The key of a loose cell file's name.
+    fn key_of(p: &Path) -> Option<&str> {
+        p.file_name()?
+            .to_str()?
+            .strip_prefix("cell-")?
+            .strip_suffix(".parquet")
+    }
+
+    /// Merges every loose cell file into part files and removes the cell files: one part
+    /// per schema (cells of one sweep share theirs unless a grid key's values differ in
+    /// type), rows in cell-name order, named `part-<hash of its cell names>.parquet`.
+    ///
+    /// Safe to stop at any point: a part appears by rename and its cell files are removed
+    /// only after; a cell in both a part and a loose file (a compaction stopped between the
+    /// two) is read once ([`Store::read`]) and its loose file removed by the next
+    /// compaction. Cells written by a sweep running at the same time are left for the next
+    /// compaction (only the files listed at the start are merged).
+    pub fn compact(&mut self) -> Result<Compacted, String> {
+        let mut done = Compacted::default();
+        let mut groups: std::collections::BTreeMap<String, Vec<(String, RecordBatch)>> =
+            Default::default();
+        let mut merged = Vec::new();
+        for p in self.files("cell-")? {
+            let Some(key) = Store::key_of(&p).map(str::to_string) else {
+                continue;
+            };
+            if self.compacted.contains(&key) {
+                std::fs::remove_file(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+                done.stale += 1;
+                continue;
+            }
+            let b = arrow::read_parquet_files(std::slice::from_ref(&p))?;
+            let schema = format!("{:?}", b.schema().fields());
+            groups.entry(schema).or_default().push((key, b));
+            merged.push(p);
+        }
+        for (_, mut cells) in groups {
+            cells.sort_by(|a, b| a.0.cmp(&b.0));
+            let names: String = cells.iter().map(|c| c.0.as_str()).collect();
+            let part = self.dir.join(format!("part-{}.parquet", text_key(&names)));
+            let batches: Vec<RecordBatch> = cells.iter().map(|c| c.1.clone()).collect();
+            let bytes = arrow::parquet_bytes(&arrow::concat_batches(&batches)?)?;
+            write_atomic(&part, &bytes).map_err(|e| format!("writing {}: {e}", part.display()))?;
+            self.compacted.extend(cells.into_iter().map(|c| c.0));
+            done.parts += 1;
+        }
+        for p in merged {
+            std::fs::remove_file(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            done.cells += 1;
+        }
+        Ok(done)
+    }
+
+    /// The rows of `keys`, in that order, each once, from the part files and the loose
+    /// cell files (a column a cell lacks is null in its row). A key the store lacks is an
+    /// error; a column typed differently in two files too (the caller can fall back to a
+    /// promoting reader over [`Store::data_files`]).
+    pub fn read(&self, keys: &[String]) -> Result<RecordBatch, String> {
+        let want: std::collections::BTreeSet<&str> = keys.iter().map(String::as_str).collect();
+        let mut files = self.files("part-")?;
+        for k in keys {
+            if !self.compacted.contains(k) {
+                files.push(self.cell_path(k));
+            }
+        }
+        let all = arrow::read_parquet_files(&files)?;
+        arrow::select_cells(&all, keys, &want)
+    }
+
+    /// Every data file of the store: parts, then loose cells.
+    pub fn data_files(&self) -> Result<Vec<PathBuf>, String> {
+        let mut f = self.files("part-")?;
+        f.extend(self.files("cell-")?);
+        Ok(f)
     }
 }
 
@@ -374,7 +529,7 @@ pub fn plan(
     let mut cells = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for p in points(grid) {
-        load_str(text, file, &p)?;
+        load_any(text, file, &p)?;
         for &seed in seeds {
             let key = cell_key(text, &p, seed);
             if !seen.insert(key.clone()) {
@@ -587,6 +742,43 @@ monitor = ["G->D"]
         assert_eq!(n, 1);
         let files = std::fs::read_dir(&dir).unwrap().count();
         assert_eq!(files, 5, "manifest + 4 cells");
+        let keys: Vec<String> = cells.iter().map(|c| c.key.clone()).collect();
+        let before = store.read(&keys).unwrap();
+        assert_eq!(before.num_rows(), 4);
+        // compaction: one part file, the same rows in plan order, resume still knows them
+        let mut store = Store::open(&dir, SC).unwrap();
+        let c = store.compact().unwrap();
+        assert_eq!((c.cells, c.parts, c.stale), (4, 1, 0));
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert!(names.iter().any(|n| n.starts_with("part-")), "{names:?}");
+        assert_eq!(store.read(&keys).unwrap(), before);
+        let store = Store::open(&dir, SC).unwrap();
+        assert_eq!(store.read(&keys).unwrap(), before);
+        let cells = plan(SC, "tiny.toml", &grid, &[1, 2, 3], &store).unwrap();
+        assert_eq!(cells.iter().filter(|c| c.done).count(), 4);
+        let n = run_local(SC, "tiny.toml", &cells, &store, 2, &|_, _| {}, &no).unwrap();
+        assert_eq!(n, 2, "only the new seed's cells run");
+        // a compaction stopped before removing its cell files: a cell in a part and loose
+        let stale = store.cell_path(&keys[0]);
+        std::fs::write(&stale, arrow::parquet_bytes(&before.slice(0, 1)).unwrap()).unwrap();
+        let mut store = Store::open(&dir, SC).unwrap();
+        assert_eq!(store.read(&keys).unwrap(), before, "read once");
+        let c = store.compact().unwrap();
+        assert_eq!((c.cells, c.parts, c.stale), (2, 1, 1));
+        let all: Vec<String> = plan(SC, "tiny.toml", &grid, &[1, 2, 3], &store)
+            .unwrap()
+            .into_iter()
+            .map(|c| {
+                assert!(c.done);
+                c.key
+            })
+            .collect();
+        assert_eq!(store.read(&all).unwrap().num_rows(), 6);
+        assert!(store.read(&["nope".to_string()]).is_err());
         assert!(Store::open(&dir, &SC.replace("2s", "3s")).is_err());
         let seed_grid = vec![("seed".to_string(), vec![1.into()])];
         let e = plan(SC, "tiny.toml", &seed_grid, &[1], &store)

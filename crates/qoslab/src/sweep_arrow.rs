@@ -39,7 +39,10 @@ pub struct RunOutput {
     pub tfrc_series: bool,
 }
 
-fn flatten(prefix: &str, v: &Json, out: &mut Vec<(String, Json)>) {
+/// Flattens `v` into (dotted name, scalar) pairs under `prefix`: objects by key, arrays of
+/// at most [`MAX_FLAT_ARRAY`] elements by index; longer arrays, and members named in
+/// `skip` (series tabulated apart), are left out.
+pub fn flatten_skipping(prefix: &str, v: &Json, skip: &[&str], out: &mut Vec<(String, Json)>) {
     let join = |k: &str| {
         if prefix.is_empty() {
             k.to_string()
@@ -50,12 +53,14 @@ fn flatten(prefix: &str, v: &Json, out: &mut Vec<(String, Json)>) {
     match v {
         Json::Object(m) => {
             for (k, x) in m {
-                flatten(&join(k), x, out);
+                if !skip.contains(&k.as_str()) {
+                    flatten_skipping(&join(k), x, skip, out);
+                }
             }
         }
         Json::Array(a) if a.len() <= MAX_FLAT_ARRAY => {
             for (i, x) in a.iter().enumerate() {
-                flatten(&join(&i.to_string()), x, out);
+                flatten_skipping(&join(&i.to_string()), x, skip, out);
             }
         }
         Json::Array(_) => {}
@@ -65,7 +70,7 @@ fn flatten(prefix: &str, v: &Json, out: &mut Vec<(String, Json)>) {
 
 /// One column from JSON values (`None`: the row lacks the key): unsigned, signed, float,
 /// boolean or string by what the values are; mixed kinds become their JSON text.
-fn column(vals: &[Option<&Json>]) -> ArrayRef {
+pub fn json_column(vals: &[Option<&Json>]) -> ArrayRef {
     let present = || vals.iter().flatten();
     if present().all(|v| v.is_u64()) {
         return Arc::new(UInt64Array::from_iter(
@@ -97,17 +102,22 @@ fn column(vals: &[Option<&Json>]) -> ArrayRef {
 
 /// Rows of serialisable records → one batch, columns in order of first appearance.
 fn records<T: serde::Serialize>(rows: &[T]) -> Result<RecordBatch, ArrowError> {
+    let vals: Vec<Json> = rows
+        .iter()
+        .map(|r| serde_json::to_value(r).expect("results serialise"))
+        .collect();
+    records_json(&vals.iter().collect::<Vec<_>>(), &[])
+}
+
+/// Rows of JSON objects → one batch, as [`records`] (members named in `skip` left out).
+pub fn records_json(rows: &[&Json], skip: &[&str]) -> Result<RecordBatch, ArrowError> {
     let mut order: Vec<String> = Vec::new();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
     let flat: Vec<BTreeMap<String, Json>> = rows
         .iter()
         .map(|r| {
             let mut cols = Vec::new();
-            flatten(
-                "",
-                &serde_json::to_value(r).expect("results serialise"),
-                &mut cols,
-            );
+            flatten_skipping("", r, skip, &mut cols);
             for (k, _) in &cols {
                 if !index.contains_key(k) {
                     index.insert(k.clone(), order.len());
@@ -139,14 +149,14 @@ fn records<T: serde::Serialize>(rows: &[T]) -> Result<RecordBatch, ArrowError> {
     }
     let cols = order.iter().map(|name| {
         let vals: Vec<Option<&Json>> = flat.iter().map(|r| r.get(name)).collect();
-        (name.clone(), column(&vals))
+        (name.clone(), json_column(&vals))
     });
     RecordBatch::try_from_iter(cols)
 }
 
 /// A dictionary-encoded column of names, the dictionary holding only the names used, in
 /// order of id (as a Parquet file of the column keeps them).
-fn names(codes: impl Iterator<Item = u32> + Clone, dict: &[String]) -> ArrayRef {
+pub(crate) fn names(codes: impl Iterator<Item = u32> + Clone, dict: &[String]) -> ArrayRef {
     let mut used = vec![false; dict.len()];
     for c in codes.clone() {
         used[c as usize] = true;
@@ -360,4 +370,68 @@ pub fn one_u64(x: u64) -> ArrayRef {
 }
 pub fn one_str(x: &str) -> ArrayRef {
     Arc::new(StringArray::from(vec![x]))
+}
+
+/// The `cell` column of a Parquet file of sweep cells (read alone).
+pub fn read_cell_keys(path: &std::path::Path) -> Result<Vec<String>, String> {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ProjectionMask;
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let f = std::fs::File::open(path).map_err(|e| err(&e))?;
+    let b = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| err(&e))?;
+    let idx = b
+        .schema()
+        .index_of("cell")
+        .map_err(|_| err(&"no `cell` column: not a file of sweep cells"))?;
+    let mask = ProjectionMask::roots(b.parquet_schema(), [idx]);
+    let mut out = Vec::new();
+    for batch in b.with_projection(mask).build().map_err(|e| err(&e))? {
+        let batch = batch.map_err(|e| err(&e))?;
+        let col = batch
+            .column(0)
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .ok_or_else(|| err(&"the `cell` column is not text"))?;
+        out.extend(col.iter().map(|k| k.unwrap_or_default().to_string()));
+    }
+    Ok(out)
+}
+
+/// The rows of `keys` (by the `cell` column), in that order, the first row of each key
+/// (`want`: the same keys as a set). A key without a row is an error.
+pub fn select_cells(
+    all: &RecordBatch,
+    keys: &[String],
+    want: &std::collections::BTreeSet<&str>,
+) -> Result<RecordBatch, String> {
+    if keys.is_empty() {
+        return Ok(RecordBatch::new_empty(Arc::new(
+            arrow_schema::Schema::empty(),
+        )));
+    }
+    let col = all
+        .column_by_name("cell")
+        .and_then(|c| c.as_any().downcast_ref::<StringArray>())
+        .ok_or("the store's files have no `cell` column")?;
+    let mut row: BTreeMap<&str, u32> = BTreeMap::new();
+    for (i, k) in col.iter().enumerate() {
+        if let Some(k) = k.filter(|k| want.contains(k)) {
+            row.entry(k).or_insert(i as u32);
+        }
+    }
+    let idx = keys
+        .iter()
+        .map(|k| {
+            row.get(k.as_str())
+                .copied()
+                .ok_or_else(|| format!("cell {k} is not in the store"))
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    let idx = UInt32Array::from(idx);
+    let cols = all
+        .columns()
+        .iter()
+        .map(|c| arrow_select::take::take(c.as_ref(), &idx, None).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, String>>()?;
+    RecordBatch::try_new(all.schema(), cols).map_err(|e| e.to_string())
 }

@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 
-use super::arrow::{parquet_bytes, RunOutput};
+use super::arrow::parquet_bytes;
 use super::set::parse_cli_value;
-use super::{plan, run_local, Store};
+use super::{load_any, plan, run_any, run_local, AnyOutput, Store};
 
 /// `qoslab sweep SCENARIO --set key=v1,v2,... --seeds N --out DIR`.
 #[derive(Args, Debug)]
@@ -33,6 +33,10 @@ pub struct SweepArgs {
     /// Print nothing but errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// After the runs, merge the store's one-row cell files into larger part files
+    /// (resumable as before: a merged cell counts as done).
+    #[arg(long)]
+    pub compact: bool,
 }
 
 /// Output formats of `qoslab run`.
@@ -90,7 +94,7 @@ pub fn sweep(a: SweepArgs) -> Result<(), (u8, String)> {
         return Err(bad("--seeds must be at least 1".into()));
     }
     let seeds: Vec<u64> = (1..=a.seeds).collect();
-    let store = Store::open(&a.out, &text).map_err(bad)?;
+    let mut store = Store::open(&a.out, &text).map_err(bad)?;
     let cells = plan(&text, &shown, &grid, &seeds, &store).map_err(|e| bad(e.to_string()))?;
     let threads = a.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -130,23 +134,61 @@ pub fn sweep(a: SweepArgs) -> Result<(), (u8, String)> {
             threads
         );
     }
+    if a.compact {
+        let c = store
+            .compact()
+            .map_err(|e| (1u8, format!("error: compacting: {e}")))?;
+        if !a.quiet {
+            println!(
+                "compacted {} cell files into {} part files ({} stale cell files removed)",
+                c.cells, c.parts, c.stale
+            );
+        }
+    }
     Ok(())
 }
 
-/// Writes `summary.json` and a Parquet file per table of a finished run; returns the
-/// number of files.
-pub fn write_parquet(out: &RunOutput, dir: &Path) -> Result<usize, String> {
+/// Writes `summary.json` and a Parquet file per table of a finished run (of any kind);
+/// returns the number of files.
+pub fn write_parquet(out: &AnyOutput, dir: &Path) -> Result<usize, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let w = |name: &str, b: &[u8]| {
         std::fs::write(dir.join(name), b).map_err(|e| format!("writing {name}: {e}"))
     };
-    w(
-        "summary.json",
-        qoslab_sim::output::summary_json(&out.result).as_bytes(),
-    )?;
+    w("summary.json", out.summary_json().as_bytes())?;
     let tables = out.tables(false).map_err(|e| e.to_string())?;
     for (name, batch) in &tables {
         w(&format!("{name}.parquet"), &parquet_bytes(batch)?)?;
     }
     Ok(tables.len() + 1)
+}
+
+/// `qoslab run --format parquet` on a PCN or ATM scenario file: runs it and writes
+/// `summary.json` and its tables (`sweep::engines`) as Parquet files; `Err((exit code,
+/// message))`.
+pub fn run_parquet(
+    path: &Path,
+    seed: Option<u64>,
+    out: Option<PathBuf>,
+    quiet: bool,
+) -> Result<(), (u8, String)> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| (2, format!("error: {shown}: cannot read: {e}")))?;
+    let sc = load_any(&text, &shown, &[]).map_err(|e| (2, format!("error: {e}")))?;
+    let seed = seed.unwrap_or(sc.seed());
+    let out = out.unwrap_or_else(|| PathBuf::from("out").join(sc.name()));
+    let name = sc.name().to_string();
+    let t0 = Instant::now();
+    let o = run_any(sc, seed, |_| true).map_err(|e| (1, format!("internal error: {e}")))?;
+    let n = write_parquet(&o, &out).map_err(|e| (1, format!("internal error: {e}")))?;
+    if !quiet {
+        println!(
+            "{} run `{name}` seed {seed}: wrote {} ({n} files), {:.3} s",
+            o.kind().name().to_uppercase(),
+            out.display(),
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
 }

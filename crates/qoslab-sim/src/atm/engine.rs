@@ -360,8 +360,26 @@ impl AtmSim {
 
     /// Runs to the end; checks conservation; returns the results.
     pub fn run(mut self) -> Result<AtmResult, String> {
+        self.run_until(self.end);
+        self.finish()
+    }
+
+    /// The end of the run (the scenario's duration).
+    pub fn end(&self) -> Time {
+        self.end
+    }
+
+    /// Events processed so far.
+    pub fn events_processed(&self) -> u64 {
+        self.events
+    }
+
+    /// Processes every event before `until` (capped at the end), in order: a driver may
+    /// run the simulation in slices and the result is that of [`AtmSim::run`].
+    pub fn run_until(&mut self, until: Time) {
+        let until = until.min(self.end);
         while let Some(&Reverse((t, _, _))) = self.heap.peek() {
-            if t >= self.end {
+            if t >= until {
                 break;
             }
             let Reverse((t, _, ev)) = self.heap.pop().expect("peeked");
@@ -379,6 +397,11 @@ impl AtmSim {
                 Ev::Sample => self.on_sample(),
             }
         }
+    }
+
+    /// Runs what is left, checks conservation and returns the results.
+    pub fn finish(mut self) -> Result<AtmResult, String> {
+        self.run_until(self.end);
         self.now = self.end;
         self.check_conservation()?;
         Ok(self.result())
