@@ -39,6 +39,7 @@ use super::reader::{Field, Res, Tbl};
 use super::spec::{FlowKind, Limit, TcpSpec, TcpVariant};
 use super::units::{self, show};
 use super::value::Kind;
+use crate::transport::tcp::RtoSsthresh;
 
 pub(crate) const TCP_KEYS: &[&str] = &[
     "variant",
@@ -248,9 +249,13 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
     };
     let ecn = t.get("ecn").map_or(Ok(false), Field::bool)?;
     let timestamps = t.get("timestamps").map_or(Ok(false), Field::bool)?;
-    let rto_keep_ssthresh = match t.get("rto_ssthresh") {
-        None => false,
-        Some(f) => f.choice(&["flight-size", "keep-in-recovery"])? == "keep-in-recovery",
+    let rto_ssthresh = match t.get("rto_ssthresh") {
+        None => RtoSsthresh::default(),
+        Some(f) => match f.choice(&["flight-size", "keep-in-recovery", "min-kept-flight-size"])? {
+            "flight-size" => RtoSsthresh::FlightSize,
+            "keep-in-recovery" => RtoSsthresh::KeepInRecovery,
+            _ => RtoSsthresh::MinKeptFlightSize,
+        },
     };
     let bytes = match t.get("bytes") {
         None => None,
@@ -281,7 +286,7 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
         ns2_compat,
         ecn,
         timestamps,
-        rto_keep_ssthresh,
+        rto_ssthresh,
         bytes,
     };
     // One validation path for `validate` and `run` (issue 12): the transport's own rules are

@@ -110,7 +110,8 @@ pub struct TcpParams {
 /// `cwnd_` without its `dupwnd_` inflation (`slowdown(CLOSE_SSTHRESH_HALF)` in
 /// `TcpAgent::timeout`), and Linux keeps the ssthresh it set when recovery began
 /// (`tcp_enter_loss`); both amount to not raising it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum RtoSsthresh {
     /// RFC 5681 (4) as written: FlightSize = `SND.MAX − SND.UNA`, recovery or not.
     #[default]
@@ -118,6 +119,10 @@ pub enum RtoSsthresh {
     /// A timeout during loss recovery keeps the ssthresh that recovery set (Linux;
     /// ns-2's effect); outside recovery, RFC 5681 (4).
     KeepInRecovery,
+    /// A timeout during loss recovery sets `ssthresh = min(kept, max(FlightSize/2, 2·SMSS))`:
+    /// the ssthresh recovery set, capped by eq. (4). Never raises ssthresh and never
+    /// exceeds (4); outside recovery, RFC 5681 (4).
+    MinKeptFlightSize,
 }
 
 impl Default for TcpParams {
