@@ -64,9 +64,10 @@
 //! The timer runs while data is outstanding: armed when a segment is sent and none is
 //! running (5.1), stopped when all is acknowledged (5.2), restarted on every ACK of new data
 //! (5.3) — except NewReno's later partial ACKs. On expiry: `ssthresh` per eq. 4 unless the
-//! previous timeout's retransmission was itself lost (then it is held) or, with
-//! `TcpParams::rto_ssthresh = KeepInRecovery`, the timer interrupted loss recovery (then the
-//! ssthresh of that recovery is kept: [`super::config::RtoSsthresh`]), `cwnd = 1·MSS`,
+//! previous timeout's retransmission was itself lost (then it is held) or the timer
+//! interrupted loss recovery (then, by default, the ssthresh of that recovery capped by eq. 4,
+//! `min(kept, max(FlightSize/2, 2·SMSS))`; `TcpParams::rto_ssthresh` selects eq. 4 as written
+//! or the kept value: [`super::config::RtoSsthresh`]), `cwnd = 1·MSS`,
 //! `recover = SND.MAX`, recovery abandoned, the SACK scoreboard cleared (RFC 2018 §8 SHOULD;
 //! SACK information arriving later is used again), go-back-N from `SND.UNA` (skipping
 //! segments SACKed since), RTO doubled (5.5) and the timer restarted (5.6).
