@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""RFC 4828 App. B.3, Table 12 (drop-tail in packets, web traffic): published | ns-2.35 | qoslab.
+"""RFC 4828 App. B.3 / B.4 (Tables 12-21 set-ups: drop-tail in packets or bytes, RED and
+Adaptive RED in packet or byte mode, web traffic): published | ns-2.35 | qoslab.
 
 ns-2: bench/ns2/seeds/rfc4828_b3.tcl (PagePool/WebTraf with the object-size and gap
 distributions of ns-2's tcl/test/test-suite-webtraf.tcl, 10 pages x 10 objects per session);
@@ -10,7 +11,15 @@ drop rate at R1->R2. The published values (Table 12) come from web.tcl's heavier
 (ParetoII mean 60, shape 1.05, as our reproduction uses), so they are printed for orientation:
 ns-2.35 vs qoslab is the like-for-like comparison.
 
+--queue selects the bottleneck queue (both simulators, mapping in README.md): 100p (Table 12,
+the default), 50000B (drop-tail in bytes, Tables 13-16), red-p (RED packet mode, Table 17),
+red-b (RED byte mode, queue in bytes, Tables 18-19), ared-b (Adaptive RED, byte mode, Tables
+20-21); --mss the long-lived TCP segment (1460, or 512 for Tables 14, 19, 21). Published
+values are printed for Tables 12 and 13 only (17-21 are withheld from the seed; 12's and 13's
+come from web.tcl's heavier objects, orientation only).
+
 usage: python3 bench/ns2/seeds/rfc4828_b3.py [--sessions 25,100,400] [--seeds N] [--reuse]
+                                             [--queue 100p] [--mss 1460]
 ns-2 per-run values are kept in bench/ns2/seeds/measured/rfc4828_b3_ns2.csv.
 """
 import argparse
@@ -24,7 +33,14 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 RESULTS = os.path.join(HERE, "measured", "rfc4828_b3_ns2.csv")
-QUEUE = 100
+QUEUES = ["100p", "50000B", "red-p", "red-b", "ared-b"]
+# Our @queue lines for the byte-mode RED rows (the same text as scenarios/rfc4828/run.sh).
+RED_BYTES = ('queue = { kind = "red", limit = "50000B", min_th = "2500B", max_th = "7500B", '
+             'max_p = 0.1, w_q = 0.002, gentle = false, wait = true, byte_mode = true, '
+             'queue_unit = "bytes", mean_pkt_size = "500B" }  # @queue')
+ARED_BYTES = ('queue = { kind = "red", limit = "50000B", min_th = "2500B", max_th = "7500B", '
+              'max_p = 0.1, w_q = 0.002, gentle = true, wait = true, byte_mode = true, '
+              'queue_unit = "bytes", mean_pkt_size = "500B", adaptive = true }  # @queue')
 # ns-2's tcl/test/test-suite-webtraf.tcl create-session distributions; counts of web.tcl.
 WEB = ('pages_per_session = 10\n'
        'objects_per_page = { dist = "constant", value = 10 }\n'
@@ -39,20 +55,23 @@ def load_results():
     if os.path.exists(RESULTS):
         with open(RESULTS) as f:
             for row in csv.DictReader(f):
-                res[(int(row["sessions"]), int(row["seed"]))] = {c: float(row[c]) for c in COLS}
+                k = (row.get("queue") or "100p", int(row.get("mss") or 1460),
+                     int(row["sessions"]), int(row["seed"]))
+                res[k] = {c: float(row[c]) for c in COLS}
     return res
 
 
 def save_results(res):
     with open(RESULTS, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["sessions", "seed"] + COLS)
-        for k in sorted(res):
+        w.writerow(["queue", "mss", "sessions", "seed"] + COLS)
+        for k in sorted(res, key=lambda k: (QUEUES.index(k[0]), k[1], k[2], k[3])):
             w.writerow(list(k) + [f"{res[k][c]:.5f}" for c in COLS])
 
 
-def ns2(n, seed):
-    args = ["nice", "ns", os.path.join(HERE, "rfc4828_b3.tcl"), str(n), str(QUEUE), str(seed)]
+def ns2(queue, mss, n, seed):
+    qarg = queue[:-1] if queue.endswith("p") and queue[:-1].isdigit() else queue
+    args = ["ns", os.path.join(HERE, "rfc4828_b3.tcl"), str(n), qarg, str(seed), str(mss)]
     with tempfile.TemporaryDirectory() as d:
         out = subprocess.run(args, check=True, capture_output=True, text=True, cwd=d).stdout
     r = {}
@@ -64,23 +83,34 @@ def ns2(n, seed):
     return r
 
 
-def scenario(n):
-    sc = open(os.path.join(ROOT, "scenarios", "rfc4828", "b3-droptail.toml")).read()
+def scenario(queue, mss, n):
+    base = "b3-droptail.toml" if queue in ("100p", "50000B") else "b4-red.toml"
+    sc = open(os.path.join(ROOT, "scenarios", "rfc4828", base)).read()
     for old, new in ((f"sessions = 100  # @sessions", f"sessions = {n}  # @sessions\n" + WEB),
                      (f"sessions = 50  # @revsessions",
                       f"sessions = {n // 2}  # @revsessions\n" + WEB)):
         if old not in sc:
             raise SystemExit(f"b3-droptail.toml: {old!r} not found; update rfc4828_b3.py")
         sc = sc.replace(old, new, 1)
-    if 'limit = "100p" }  # @queue' not in sc:
-        raise SystemExit("b3-droptail.toml: @queue is not 100p; update rfc4828_b3.py")
+    qline = re.search(r"^queue = .*  # @queue$", sc, re.M)
+    if qline is None or "100p" not in qline.group(0):
+        raise SystemExit(f"{base}: @queue is not 100p; update rfc4828_b3.py")
+    new = {"100p": qline.group(0),
+           "50000B": 'queue = { kind = "drop-tail", limit = "50000B" }  # @queue',
+           "red-p": qline.group(0), "red-b": RED_BYTES, "ared-b": ARED_BYTES}[queue]
+    sc = sc.replace(qline.group(0), new, 1)
+    if mss != 1460:
+        old = 'mss = "1460B"  # @mss'
+        if old not in sc:
+            raise SystemExit(f"{base}: {old!r} not found; update rfc4828_b3.py")
+        sc = sc.replace(old, f'mss = "{mss}B"  # @mss', 1)
     return sc
 
 
-def ours(exe, n, seed):
+def ours(exe, queue, mss, n, seed):
     with tempfile.TemporaryDirectory() as d:
         f = os.path.join(d, "s.toml")
-        open(f, "w").write(scenario(n))
+        open(f, "w").write(scenario(queue, mss, n))
         subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"], check=True)
         r = json.load(open(os.path.join(d, "summary.json")))
     out = {}
@@ -92,8 +122,12 @@ def ours(exe, n, seed):
     return out
 
 
-def published():
-    rows = [l for l in open(os.path.join(ROOT, "data", "rfc4828", "table12.csv"))
+def published(queue, mss):
+    table = {("100p", 1460): "12", ("50000B", 1460): "13", ("50000B", 512): "14"}.get(
+        (queue, mss))
+    if table is None:
+        return {}
+    rows = [l for l in open(os.path.join(ROOT, "data", "rfc4828", f"table{table}.csv"))
             if not l.startswith("#")]
     m = {"tcp_send_kbps": "tcp_send_rate_kbps", "tcp_drop_rate": "tcp_drop_rate",
          "tfrc_send_kbps": "tfrc_sp_send_rate_kbps", "tfrc_drop_rate": "tfrc_sp_drop_rate"}
@@ -105,25 +139,28 @@ def main():
     ap.add_argument("--sessions", default="25,100,400")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--queue", default="100p", choices=QUEUES)
+    ap.add_argument("--mss", type=int, default=1460)
     ap.add_argument("--qoslab", default=os.path.join(ROOT, "target", "release", "qoslab"))
     a = ap.parse_args()
     ns_list = [int(x) for x in a.sessions.split(",")]
     res = load_results()
     for n in ns_list:
         for s in range(1, a.seeds + 1):
-            if not a.reuse or (n, s) not in res:
-                res[(n, s)] = ns2(n, s)
+            k = (a.queue, a.mss, n, s)
+            if not a.reuse or k not in res:
+                res[k] = ns2(a.queue, a.mss, n, s)
                 save_results(res)
-    pub = published()
-    print(f"\n### RFC 4828 Table 12 set-up (drop-tail {QUEUE} packets, ns-2 example web "
-          f"parameters): mean of seeds 1..{a.seeds}, ranges over the seeds\n")
+    pub = published(a.queue, a.mss)
+    print(f"\n### RFC 4828 App. B set-up, queue {a.queue}, long-lived TCP {a.mss} B (ns-2 "
+          f"example web parameters): mean of seeds 1..{a.seeds}, ranges over the seeds\n")
     print("| web sessions | column | published (web.tcl objects) | ns-2.35 | ns-2 range | qoslab | "
           "qoslab range | qoslab - ns-2 |")
     print("|" + "---|" * 8)
     for n in ns_list:
-        q = [ours(a.qoslab, n, s) for s in range(1, a.seeds + 1)]
+        q = [ours(a.qoslab, a.queue, a.mss, n, s) for s in range(1, a.seeds + 1)]
         for c in COLS:
-            nv = [res[(n, s)][c] for s in range(1, a.seeds + 1)]
+            nv = [res[(a.queue, a.mss, n, s)][c] for s in range(1, a.seeds + 1)]
             qv = [x[c] for x in q]
             nm, qm = sum(nv) / len(nv), sum(qv) / len(qv)
             dec = 2 if "kbps" in c else 4

@@ -10,7 +10,22 @@
 # tcl/test/test-suite-webtraf.tcl (create-session). Sessions start uniformly in [0, 100 s);
 # a reverse pool (servers on R2's side) with half as many sessions.
 #
-# usage: ns rfc4828_b3.tcl <web_sessions> <queue_packets> <seed>
+# usage: ns rfc4828_b3.tcl <web_sessions> <queue> <seed> [mss]
+#   queue (the R1 <-> R2 queue, both directions; our `@queue` line of b3-droptail.toml /
+#   b4-red.toml, mapping in README.md here):
+#     N        drop-tail of N packets (Table 12: 100), DropTail limit_ N + 1
+#     50000B   drop-tail of 50 000 bytes (Tables 13-16): DropTail queue_in_bytes_ true,
+#              mean_pktsize_ 1, limit_ 50 001 (ns-2 refuses when bytes + size >= limit)
+#     red-p    RED, packet mode, queue in packets (Table 17): thresh_ 5, maxthresh_ 15,
+#              q_weight_ 0.002, linterm_ 10, gentle_ false, wait_ true, mean_pktsize_ 500,
+#              limit_ 100
+#     red-b    RED, byte mode, queue in bytes (Tables 18, 19): as red-p with bytes_ true,
+#              queue_in_bytes_ true (thresholds 5 x 500 = 2500 B, 15 x 500 = 7500 B, limit
+#              100 x 500 = 50 000 B)
+#     ared-b   Adaptive RED in byte mode (Tables 20, 21): red-b with adaptive_ 1, gentle_ true
+#              (alpha_ 0.01, beta_ 0.9, interval_ 0.5 s, top_ 0.5, bottom_ 0.01: ns-2.35's
+#              defaults)
+#   mss: the long-lived TCP segment (1460, or 512 for Tables 14, 19, 21)
 # Prints, over 50..100 s: the mean send rate per flow of the TCP and TFRC-SP groups (Kb/s,
 # data packets sent x wire size: 1500 B, 232 B) and their drop rates at R1->R2 (dropped /
 # arrived data packets of the group, pooled: a flow monitor by flow id).
@@ -18,6 +33,7 @@
 set nsess [lindex $argv 0]
 set qlim  [lindex $argv 1]
 set seed  [lindex $argv 2]
+set mss   [expr {[llength $argv] > 3 ? [lindex $argv 3] : 1460}]
 set ns [new Simulator]
 global defaultRNG
 $defaultRNG seed $seed
@@ -38,10 +54,53 @@ Agent/TFRC set SndrType_ 1
 
 set R1 [$ns node]
 set R2 [$ns node]
-# qoslab Np drop-tail = ns-2 DropTail limit_ N + 1 (probes/droptail_limit.tcl)
-$ns duplex-link $R1 $R2 3Mb 10ms DropTail
-$ns queue-limit $R1 $R2 [expr {$qlim + 1}]
-$ns queue-limit $R2 $R1 [expr {$qlim + 1}]
+proc red_common {q} {
+    $q set thresh_ 5
+    $q set maxthresh_ 15
+    $q set q_weight_ 0.002
+    $q set linterm_ 10
+    $q set gentle_ false
+    $q set wait_ true
+    $q set mean_pktsize_ 500
+    $q set setbit_ false
+    $q set adaptive_ 0
+    $q set bytes_ false
+    $q set queue_in_bytes_ false
+    $q set limit_ 100
+}
+if {[string is integer $qlim]} {
+    # qoslab Np drop-tail = ns-2 DropTail limit_ N + 1 (probes/droptail_limit.tcl)
+    $ns duplex-link $R1 $R2 3Mb 10ms DropTail
+    $ns queue-limit $R1 $R2 [expr {$qlim + 1}]
+    $ns queue-limit $R2 $R1 [expr {$qlim + 1}]
+} elseif {[regexp {^([0-9]+)B$} $qlim -> qbytes]} {
+    # qoslab "<b>B" drop-tail = ns-2 DropTail in bytes with a byte limit of b + 1
+    # (limit_ x mean_pktsize_; ns-2 refuses when bytes waiting + size >= that)
+    $ns duplex-link $R1 $R2 3Mb 10ms DropTail
+    foreach {a b} [list $R1 $R2 $R2 $R1] {
+        set q [[$ns link $a $b] queue]
+        $q set queue_in_bytes_ true
+        $q set mean_pktsize_ 1
+        $q set limit_ [expr {$qbytes + 1}]
+    }
+} else {
+    $ns duplex-link $R1 $R2 3Mb 10ms RED
+    foreach {a b} [list $R1 $R2 $R2 $R1] {
+        set q [[$ns link $a $b] queue]
+        red_common $q
+        switch -- $qlim {
+            red-p {}
+            red-b { $q set bytes_ true; $q set queue_in_bytes_ true }
+            ared-b {
+                $q set bytes_ true
+                $q set queue_in_bytes_ true
+                $q set adaptive_ 1
+                $q set gentle_ true
+            }
+            default { puts stderr "queue $qlim: N, <b>B, red-p, red-b or ared-b"; exit 2 }
+        }
+    }
+}
 set fmon [$ns makeflowmon Fid]
 $ns attach-fmon [$ns link $R1 $R2] $fmon
 
@@ -73,7 +132,7 @@ $start set min_ 0.0
 $start set max_ 1.0
 for {set i 1} {$i <= 5} {incr i} {
     set tcp($i) [new Agent/TCP/Sack1]
-    $tcp($i) set packetSize_ 1460
+    $tcp($i) set packetSize_ $mss
     $tcp($i) set fid_ $i
     set sink [new Agent/TCPSink/Sack1]
     $ns attach-agent $S($i) $tcp($i)
@@ -176,7 +235,8 @@ proc mark {} { global s50 w50; set s50 [snap]; set w50 [webbytes] }
 proc done {} {
     global s50 nsess qlim
     set s [snap]
-    foreach g {tcp tfrc} i {0 1} size {1500 232} {
+    global mss
+    foreach g {tcp tfrc} i {0 1} size [list [expr {$mss + 40}] 232] {
         lassign [lindex $s $i] sent arr drop
         lassign [lindex $s50 $i] sent0 arr0 drop0
         set rate [expr {($sent - $sent0) * $size * 8.0 / 50.0 / 1000.0 / 5.0}]

@@ -18,7 +18,7 @@ use qoslab_algo::{ConfigError, Rate, Time};
 use crate::scenario::spec::{
     Limit, QueueSpec, QueueUnit, RioCoupling, RioPrecedenceSpec, TcpSpec, TcpVariant, TfrcSpec,
 };
-use crate::transport::tcp::{RtoSsthresh, TcpConfig, TcpParams, Variant};
+use crate::transport::tcp::{TcpConfig, TcpParams, Variant};
 
 /// Builds the TFRC sender and receiver of a flow starting at `start`.
 pub fn tfrc_pair(t: &TfrcSpec, start: Time) -> Result<(tfrc::Sender, tfrc::Receiver), ConfigError> {
@@ -78,11 +78,7 @@ pub fn tcp_config(t: &TcpSpec) -> Result<TcpConfig, ConfigError> {
         ns2_compat: t.ns2_compat,
         ecn: t.ecn,
         timestamps: t.timestamps,
-        rto_ssthresh: if t.rto_keep_ssthresh {
-            RtoSsthresh::KeepInRecovery
-        } else {
-            RtoSsthresh::FlightSize
-        },
+        rto_ssthresh: t.rto_ssthresh,
         ..TcpParams::default()
     })
 }

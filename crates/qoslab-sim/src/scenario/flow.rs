@@ -19,7 +19,7 @@
 //! | `ns2_compat` | `false` | RFC behaviour; `true`: ns-2 (2000–2001) Reno loss response, ns-2's ECN halving and tick timer (needs `clock_granularity > 0`) |
 //! | `ecn` | `false` | RFC 3168 ECN-capable TCP: data sent ECT, ECN-Echo halves the window (`true`/`false`) |
 //! | `timestamps` | `false` | RFC 7323 timestamps: an RTT sample from every new ACK; adds no header bytes (`true`/`false`) |
-//! | `rto_ssthresh` | `"flight-size"` | ssthresh at a timeout that interrupts loss recovery: RFC 5681 (4) as written; `"keep-in-recovery"` keeps recovery's ssthresh (Linux, and ns-2's effect): `TcpParams::rto_ssthresh` |
+//! | `rto_ssthresh` | `"min-kept-flight-size"` | ssthresh at a timeout that interrupts loss recovery: recovery's ssthresh capped by RFC 5681 (4); `"flight-size"` (4) as written (may raise it); `"keep-in-recovery"` recovery's ssthresh (Linux; may exceed (4)): `TcpParams::rto_ssthresh` |
 //! | `bytes` | none | bulk transfer (infinite backlog, "FTP" in the seeds) |
 //!
 //! `rwnd` is a size (`"64KB"`) or a count of segments (`"100p"` = 100 × mss: the window
@@ -39,6 +39,7 @@ use super::reader::{Field, Res, Tbl};
 use super::spec::{FlowKind, Limit, TcpSpec, TcpVariant};
 use super::units::{self, show};
 use super::value::Kind;
+use crate::transport::tcp::RtoSsthresh;
 
 pub(crate) const TCP_KEYS: &[&str] = &[
     "variant",
@@ -248,9 +249,13 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
     };
     let ecn = t.get("ecn").map_or(Ok(false), Field::bool)?;
     let timestamps = t.get("timestamps").map_or(Ok(false), Field::bool)?;
-    let rto_keep_ssthresh = match t.get("rto_ssthresh") {
-        None => false,
-        Some(f) => f.choice(&["flight-size", "keep-in-recovery"])? == "keep-in-recovery",
+    let rto_ssthresh = match t.get("rto_ssthresh") {
+        None => RtoSsthresh::default(),
+        Some(f) => match f.choice(&["flight-size", "keep-in-recovery", "min-kept-flight-size"])? {
+            "flight-size" => RtoSsthresh::FlightSize,
+            "keep-in-recovery" => RtoSsthresh::KeepInRecovery,
+            _ => RtoSsthresh::MinKeptFlightSize,
+        },
     };
     let bytes = match t.get("bytes") {
         None => None,
@@ -281,7 +286,7 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
         ns2_compat,
         ecn,
         timestamps,
-        rto_keep_ssthresh,
+        rto_ssthresh,
         bytes,
     };
     // One validation path for `validate` and `run` (issue 12): the transport's own rules are

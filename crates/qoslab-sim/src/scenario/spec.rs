@@ -290,9 +290,8 @@ pub struct TcpSpec {
     pub ecn: bool,
     /// RFC 7323 timestamps (`TcpParams::timestamps`).
     pub timestamps: bool,
-    /// ssthresh at a timeout during loss recovery: true = keep recovery's
-    /// (`RtoSsthresh::KeepInRecovery`), false = RFC 5681 (4) as written (`TcpParams::rto_ssthresh`).
-    pub rto_keep_ssthresh: bool,
+    /// ssthresh at a timeout during loss recovery (`TcpParams::rto_ssthresh`).
+    pub rto_ssthresh: crate::transport::tcp::RtoSsthresh,
     /// Bytes to transfer; None = bulk (infinite backlog).
     pub bytes: Option<u64>,
 }

@@ -192,7 +192,7 @@ pub fn tcp_spec(variant: TcpVariant, mss: u32) -> TcpSpec {
         ns2_compat: false,
         ecn: false,
         timestamps: false,
-        rto_keep_ssthresh: false,
+        rto_ssthresh: Default::default(),
         bytes: None,
     }
 }

@@ -91,33 +91,61 @@ pub struct TcpParams {
     /// a SACK block away: [`super::MAX_SACK_BLOCKS`] is 3 already.
     pub timestamps: bool,
     /// `ssthresh` when the retransmission timer expires **during** fast recovery (NewReno)
-    /// or SACK loss recovery. Default [`RtoSsthresh::FlightSize`] (RFC 5681 (4) as written).
+    /// or SACK loss recovery. Default [`RtoSsthresh::MinKeptFlightSize`] (recovery's
+    /// ssthresh capped by RFC 5681 eq. (4); the decision and its evidence: [`RtoSsthresh`]).
     pub rto_ssthresh: RtoSsthresh,
 }
 
 /// `ssthresh` at a retransmission timeout that interrupts loss recovery (issue 14, finding
-/// 11 of `bench/ns2/seeds/README.md`).
+/// 11 of `bench/ns2/seeds/README.md`). Outside loss recovery every mode is RFC 5681 eq. (4).
 ///
-/// RFC 5681 §3.1 eq. (4) sets `ssthresh = max(FlightSize/2, 2·SMSS)` at a timeout, with
-/// FlightSize = data sent and not cumulatively acknowledged. The text does not say what
-/// FlightSize means when the timer fires in the middle of RFC 6582 NewReno recovery (the
-/// "impatient" timer is restarted only at the first partial ACK, §4): by then the inflated
-/// window has sent about one segment per duplicate ACK for several RTTs, so `SND.MAX −
-/// SND.UNA` counts every segment the receiver already holds and can be several times the
-/// window the fast retransmit halved. Read literally, the timeout then *raises* ssthresh, the
-/// slow start overshoots, and a run can lock into synchronised timeouts (RIO Table 2,
-/// NewReno, seed 3: 133 timeouts and 63.2 Mb/s against ns-2.35's ~70 Mb/s). ns-2 halves
-/// `cwnd_` without its `dupwnd_` inflation (`slowdown(CLOSE_SSTHRESH_HALF)` in
-/// `TcpAgent::timeout`), and Linux keeps the ssthresh it set when recovery began
-/// (`tcp_enter_loss`); both amount to not raising it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// **What the texts say.** RFC 5681 §3.1: when the timer detects a loss (of a segment not yet
+/// retransmitted by the timer), "the value of ssthresh MUST be set to no more than the value
+/// given in equation (4)", `ssthresh = max(FlightSize/2, 2·SMSS)`, FlightSize = data sent
+/// and not cumulatively acknowledged. RFC 6582 §3.2 step 4 (NewReno, "Retransmit timeouts")
+/// only records `recover` and leaves fast recovery; RFC 6675 §5.1 likewise for SACK. None
+/// says what FlightSize means when the timer fires in the middle of recovery (NewReno's
+/// "impatient" timer is restarted only at the first partial ACK, RFC 6582 §4): the inflated
+/// window has by then sent about one segment per duplicate ACK for several RTTs, so `SND.MAX
+/// − SND.UNA` counts segments the receiver already holds.
+///
+/// **What the modes do** (unit test `timeout_during_newreno_recovery_sets_ssthresh_as_configured`,
+/// MSS 1000, six losses in one window, recovery's ssthresh 21 000 / 11 000):
+/// * [`FlightSize`](RtoSsthresh::FlightSize), eq. (4) as written: compliant (equal to (4)) but
+///   can *raise* ssthresh above the one recovery set (bulk transfer: 21 000 → 44 500); in
+///   20-flow RED runs the slow start after such a timeout overshoots and a run can lock into
+///   synchronised timeouts (RIO Table 2, NewReno, max_p 1/20, seed 3: 170 timeouts, 66.4 Mb/s,
+///   against ns-2.35's 69.8 Mb/s; `bench/ns2/seeds/probes/rto_ssthresh.py`).
+/// * [`KeepInRecovery`](RtoSsthresh::KeepInRecovery), as Linux (`tcp_enter_loss` does not
+///   recompute ssthresh while in Recovery): never raises it, but can exceed (4) when partial
+///   ACKs have shrunk FlightSize (transfer ending in the lossy window: 11 000 kept where (4)
+///   gives 8 000), which breaks the MUST above.
+/// * [`MinKeptFlightSize`](RtoSsthresh::MinKeptFlightSize), `min(kept, (4))`: compliant by
+///   construction (never above (4)) and never raises ssthresh (21 000 and 8 000 above).
+///
+/// **Decision: `MinKeptFlightSize` is the default** — RFC compliance first (it and
+/// `FlightSize` are the compliant modes; `KeepInRecovery` is not always), then agreement with
+/// ns-2.35 and Linux, which both never raise ssthresh at such a timeout (ns-2's
+/// `RenoTcpAgent::timeout` zeroes `dupwnd_` and `slowdown(CLOSE_SSTHRESH_HALF)` halves the
+/// un-inflated `cwnd_`, i.e. about half of recovery's ssthresh, lower still; Linux keeps it).
+/// Measured effect (3 seeds, `bench/ns2/seeds/README.md` "rto_ssthresh"): the NewReno
+/// synchronised-timeout runs disappear and throughput matches ns-2.35's. Not tuned to any
+/// published number; it changed the golden files of the NewReno / SACK scenarios.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum RtoSsthresh {
-    /// RFC 5681 (4) as written: FlightSize = `SND.MAX − SND.UNA`, recovery or not.
-    #[default]
+    /// RFC 5681 (4) as written: FlightSize = `SND.MAX − SND.UNA`, recovery or not (the
+    /// default before issue 14's decision; scenario value `"flight-size"`).
     FlightSize,
-    /// A timeout during loss recovery keeps the ssthresh that recovery set (Linux;
-    /// ns-2's effect); outside recovery, RFC 5681 (4).
+    /// A timeout during loss recovery keeps the ssthresh that recovery set (Linux);
+    /// outside recovery, RFC 5681 (4). Scenario value `"keep-in-recovery"`.
     KeepInRecovery,
+    /// A timeout during loss recovery sets `ssthresh = min(kept, max(FlightSize/2, 2·SMSS))`:
+    /// the ssthresh recovery set, capped by eq. (4). Never raises ssthresh and never
+    /// exceeds (4); outside recovery, RFC 5681 (4). The default; scenario value
+    /// `"min-kept-flight-size"`.
+    #[default]
+    MinKeptFlightSize,
 }
 
 impl Default for TcpParams {
@@ -139,7 +167,7 @@ impl Default for TcpParams {
             ns2_compat: false,
             ecn: false,
             timestamps: false,
-            rto_ssthresh: RtoSsthresh::FlightSize,
+            rto_ssthresh: RtoSsthresh::MinKeptFlightSize,
         }
     }
 }

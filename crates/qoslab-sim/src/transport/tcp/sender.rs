@@ -64,9 +64,10 @@
 //! The timer runs while data is outstanding: armed when a segment is sent and none is
 //! running (5.1), stopped when all is acknowledged (5.2), restarted on every ACK of new data
 //! (5.3) — except NewReno's later partial ACKs. On expiry: `ssthresh` per eq. 4 unless the
-//! previous timeout's retransmission was itself lost (then it is held) or, with
-//! `TcpParams::rto_ssthresh = KeepInRecovery`, the timer interrupted loss recovery (then the
-//! ssthresh of that recovery is kept: [`super::config::RtoSsthresh`]), `cwnd = 1·MSS`,
+//! previous timeout's retransmission was itself lost (then it is held) or the timer
+//! interrupted loss recovery (then, by default, the ssthresh of that recovery capped by eq. 4,
+//! `min(kept, max(FlightSize/2, 2·SMSS))`; `TcpParams::rto_ssthresh` selects eq. 4 as written
+//! or the kept value: [`super::config::RtoSsthresh`]), `cwnd = 1·MSS`,
 //! `recover = SND.MAX`, recovery abandoned, the SACK scoreboard cleared (RFC 2018 §8 SHOULD;
 //! SACK information arriving later is used again), go-back-N from `SND.UNA` (skipping
 //! segments SACKed since), RTO doubled (5.5) and the timer restarted (5.6).
@@ -1061,10 +1062,16 @@ impl TcpSender {
             // ns-2 slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART): ssthresh from cwnd at
             // every timeout, the second of a row included (cwnd is then 1: ssthresh = 2).
             self.ssthresh = self.ns2_halfwin().0;
-        } else if self.rto_ssthresh == RtoSsthresh::KeepInRecovery && self.recovery.is_some() {
-            // TcpParams::rto_ssthresh: a timeout that interrupts loss recovery keeps the
-            // ssthresh recovery set (FlightSize is inflated by the segments sent on duplicate
-            // ACKs; see RtoSsthresh).
+        } else if self.recovery.is_some() && self.rto_ssthresh != RtoSsthresh::FlightSize {
+            // TcpParams::rto_ssthresh: a timeout that interrupts loss recovery (FlightSize is
+            // inflated by the segments sent on duplicate ACKs; see RtoSsthresh).
+            if self.rto_ssthresh == RtoSsthresh::MinKeptFlightSize {
+                // RFC 5681 §3.1: "MUST be set to no more than the value given in equation
+                // (4)": the kept value, capped by (4) = max(FlightSize/2, 2*SMSS).
+                let eq4 = ((self.snd_max - self.snd_una) / 2).max(2 * self.mss);
+                self.ssthresh = self.ssthresh.min(eq4);
+            }
+            // KeepInRecovery: recovery's ssthresh as it is (Linux tcp_enter_loss).
         } else if self.consecutive_rtos == 0 {
             // RFC 5681 (4): ssthresh = max (FlightSize / 2, 2*SMSS); held constant when the
             // segment retransmitted by the previous timeout is itself lost.

@@ -610,13 +610,17 @@ proptest! {
 }
 
 // Six losses in one window: NewReno repairs one per RTT, the impatient timer (restarted only
-// at the first partial ACK, 600 ms) expires while recovery is still going on. RFC 5681 (4)
-// as written then takes half of an inflated FlightSize — the segments sent on duplicate ACKs
-// since 500 ms are counted although the receiver holds them — and *raises* ssthresh above
-// the one the fast retransmit set; `RtoSsthresh::KeepInRecovery` keeps that one (issue 14,
-// finding 11: the synchronised-timeout regime of NewReno in the RIO runs).
+// at the first partial ACK) expires while recovery is still going on (issue 14, finding 11).
+// Two transfers, each run with the three `RtoSsthresh` modes; at the timeout we record
+// (ssthresh, cwnd, RFC 5681 eq. (4) = max(FlightSize/2, 2·SMSS)).
+// * 300 000 B (bulk): new data keeps going out on duplicate ACKs, so FlightSize at the timeout
+//   counts segments the receiver already holds and eq. (4) is *above* recovery's 21 000:
+//   FlightSize raises ssthresh; keep-in-recovery and min-kept-flight-size keep 21 000.
+// * 62 000 B (the transfer ends in the lossy window): no new data during recovery, partial
+//   ACKs shrink FlightSize, eq. (4) falls *below* recovery's 11 000: keep-in-recovery then
+//   exceeds eq. (4) (RFC 5681 §3.1: "MUST be set to no more than"), the other two take eq. (4).
 #[test]
-fn timeout_during_newreno_recovery_raises_or_keeps_ssthresh_as_configured() {
+fn timeout_during_newreno_recovery_sets_ssthresh_as_configured() {
     let losses = [
         (40_000, 1),
         (42_000, 1),
@@ -625,35 +629,69 @@ fn timeout_during_newreno_recovery_raises_or_keeps_ssthresh_as_configured() {
         (48_000, 1),
         (50_000, 1),
     ];
-    let mut at_timeout = vec![];
-    for mode in [RtoSsthresh::FlightSize, RtoSsthresh::KeepInRecovery] {
-        let p = TcpParams {
-            rto_ssthresh: mode,
-            ..params(Variant::NewReno)
-        };
-        let mut w = Wire::new(p, App::Bytes(300_000), 50, None, &losses);
-        w.run_until(Time::from_millis(550));
-        assert_eq!(w.tx.stats().fast_recoveries, 1, "{mode:?}");
-        let recovery_ssthresh = w.tx.ssthresh();
-        assert_eq!(
-            recovery_ssthresh, 21_000,
-            "{mode:?}: half of the 42 000 in flight"
-        );
-        let mut until = Time::from_millis(550);
-        while w.tx.stats().timeouts == 0 {
-            until += Duration::from_millis(1);
-            w.run_until(until);
-            assert!(until < Time::from_millis(2_000), "{mode:?}: no timeout");
+    let modes = [
+        RtoSsthresh::FlightSize,
+        RtoSsthresh::KeepInRecovery,
+        RtoSsthresh::MinKeptFlightSize,
+    ];
+    let run = |bytes: u64, recovery_ssthresh: u64| -> Vec<(u64, u64, u64)> {
+        let mut at_timeout = vec![];
+        for mode in modes {
+            let p = TcpParams {
+                rto_ssthresh: mode,
+                ..params(Variant::NewReno)
+            };
+            let mut w = Wire::new(p, App::Bytes(bytes), 50, None, &losses);
+            w.run_until(Time::from_millis(550));
+            assert_eq!(w.tx.stats().fast_recoveries, 1, "{mode:?}");
+            assert_eq!(
+                w.tx.ssthresh(),
+                recovery_ssthresh,
+                "{mode:?}: half the flight"
+            );
+            let mut until = Time::from_millis(550);
+            while w.tx.stats().timeouts == 0 {
+                until += Duration::from_millis(1);
+                w.run_until(until);
+                assert!(until < Time::from_millis(2_000), "{mode:?}: no timeout");
+            }
+            assert!(w.tx.stats().partial_acks >= 1);
+            // The timeout's go-back-N retransmission is not acknowledged within the 1 ms
+            // step, so SND.MAX - SND.UNA is still the FlightSize the timeout saw.
+            let eq4 = (w.tx.flight_size() / 2).max(2 * 1000);
+            at_timeout.push((w.tx.ssthresh(), w.tx.cwnd(), eq4));
+            w.run();
+            assert!(w.tx.is_complete(), "{mode:?}");
         }
-        assert!(w.tx.stats().partial_acks >= 1);
-        at_timeout.push((w.tx.ssthresh(), w.tx.cwnd()));
-        w.run();
-        assert!(w.tx.is_complete(), "{mode:?}");
-    }
-    let (literal, keep) = (at_timeout[0], at_timeout[1]);
+        at_timeout
+    };
+    let bulk = run(300_000, 21_000);
+    eprintln!("300 000 B: (ssthresh, cwnd, eq. 4) per mode {bulk:?}");
+    let (literal, keep, capped) = (bulk[0], bulk[1], bulk[2]);
     assert!(
-        literal.0 > 21_000,
-        "RFC 5681 (4) as written raises ssthresh above recovery's: {literal:?}"
+        literal.2 > 21_000,
+        "eq. (4) above recovery's ssthresh: {literal:?}"
     );
-    assert_eq!(keep, (21_000, 1000), "keep-in-recovery");
+    assert_eq!(literal.0, literal.2, "flight-size: eq. (4) as written");
+    assert_eq!((keep.0, keep.1), (21_000, 1000), "keep-in-recovery");
+    assert_eq!((capped.0, capped.1), (21_000, 1000), "min-kept-flight-size");
+
+    let short = run(62_000, 11_000);
+    eprintln!("62 000 B: (ssthresh, cwnd, eq. 4) per mode {short:?}");
+    let (literal, keep, capped) = (short[0], short[1], short[2]);
+    assert!(
+        literal.2 < 11_000,
+        "eq. (4) below recovery's ssthresh: {literal:?}"
+    );
+    assert_eq!(literal.0, literal.2, "flight-size: eq. (4) as written");
+    assert_eq!(
+        keep.0, 11_000,
+        "keep-in-recovery keeps, above eq. (4) {}",
+        keep.2
+    );
+    assert_eq!(
+        capped.0, capped.2,
+        "min-kept-flight-size: capped by eq. (4)"
+    );
+    assert_eq!(capped.1, 1000);
 }
