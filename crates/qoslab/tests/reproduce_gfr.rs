@@ -1,7 +1,12 @@
 //! Kim et al. (2001) on shortened runs: the paper's conclusions where they hold in our
 //! runs, and `qoslab reproduce gfr-kim2001` end to end. (Full-length runs: `qoslab
-//! reproduce gfr-kim2001`.) Conclusions that do not hold here are not asserted: see
-//! `scenarios/gfr-kim2001/README.md` (DFBA's fairness is not above Double-EPD's).
+//! reproduce gfr-kim2001`.)
+//!
+//! Two conclusions do not hold under our defaults (Reno; `scenarios/gfr-kim2001/RESULTS.md`,
+//! sensitivity (b)): DFBA fairer than Double-EPD, and the proposed scheme with the highest
+//! total goodput. Each is written below as the paper states it, `#[ignore]`d with the
+//! reason (`cargo test -p qoslab --test reproduce_gfr -- --ignored` runs them and shows
+//! them fail), and what we observe instead is asserted in the test that runs.
 
 use qoslab::reproduce::gfr_kim2001::{self, scenario, Key, Pol};
 use qoslab::reproduce::Options;
@@ -55,6 +60,11 @@ fn proposed_is_fairest_and_meets_every_mcr_while_the_others_miss_vc6() {
             );
         }
     }
+    // Observed, not the paper's (0.832 vs 0.938): Double-EPD and DFBA are about equally
+    // fair and both far fairer than the published Double-EPD. Under allocation A the queue
+    // stays near LBO, so both schemes act almost only through F-GCRA's tags (RESULTS.md).
+    assert!(depd > 0.9 && dfba > 0.9, "{fair:?}");
+    assert!((depd - dfba).abs() < 0.03, "{fair:?}");
     // Every scheme keeps the link busy: total goodput within 3 % of the 46.95 Mb/s ceiling.
     for rs in &runs {
         for r in rs {
@@ -66,6 +76,36 @@ fn proposed_is_fairest_and_meets_every_mcr_while_the_others_miss_vc6() {
             );
         }
     }
+}
+
+/// Table 1, as the paper states it: DFBA is fairer than Double-EPD (0.938 vs 0.832).
+#[test]
+#[ignore = "does not hold under our defaults (Reno): Double-EPD 0.949, DFBA 0.943 over 5 x 30 s; under other TCP settings it holds in 4 of 11 cases, always within the seeds' spread (RESULTS.md, sensitivity)"]
+fn paper_dfba_is_fairer_than_double_epd() {
+    let f = |p| {
+        mean(
+            [1, 2]
+                .iter()
+                .map(|&s| run(Key::table1(p), s).fairness_index),
+        )
+    };
+    let (depd, dfba) = (f(Pol::DoubleEpd), f(Pol::Dfba));
+    assert!(dfba > depd, "DFBA {dfba} vs Double-EPD {depd}");
+}
+
+/// Table 1, as the paper states it: the proposed scheme has the highest total goodput.
+#[test]
+#[ignore = "does not hold under our defaults (Reno): the proposed scheme's total is the lowest (46.16 vs 46.21-46.24 Mb/s): it refuses more frames and its link idles more (RESULTS.md)"]
+fn paper_proposed_has_the_highest_goodput() {
+    let g = |p| {
+        mean(
+            [1, 2]
+                .iter()
+                .map(|&s| run(Key::table1(p), s).total_goodput_mbps),
+        )
+    };
+    let (depd, dfba, prop) = (g(Pol::DoubleEpd), g(Pol::Dfba), g(Pol::Proposed));
+    assert!(prop > depd && prop > dfba, "{depd} {dfba} {prop}");
 }
 
 /// Figs. 3–6: the proposed scheme's fairness changes little with LBO (1K to 3K cells).
