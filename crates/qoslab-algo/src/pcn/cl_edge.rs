@@ -118,6 +118,9 @@ impl ClEgress {
 
     fn push(&mut self, r: ClReport) {
         self.reports += 1;
+        // At most two reports fall due between polls: the one for a period with ETM traffic
+        // and the one for the period after it (a third needs a new ETM packet, i.e. a call).
+        debug_assert!(self.pending[1].is_none(), "a CL report would be lost");
         if self.pending[0].is_none() {
             self.pending[0] = Some(r);
         } else {
