@@ -33,8 +33,9 @@
 //!      measurements upon which the termination decisions are based". \[G\] A report whose
 //!      period began before `last termination + one_way_delay` (the termination's effect
 //!      reaches the egress one one-way delay later) is ignored.
-//!   Flow selection (§3.3.2 "MAY use upper rate limits ... up to the traffic rate to be
-//!   terminated") is the engine's.
+//!
+//! Flow selection (§3.3.2 "MAY use upper rate limits ... up to the traffic rate to be
+//! terminated") is the engine's.
 //!
 //! Rates are bits in the period × 10⁹ / period ns, rounded down. Every entry point first
 //! closes what ended at or before `now`; the engine calls `poll(now)` at `next_wakeup()`.
