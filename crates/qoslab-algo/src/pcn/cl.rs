@@ -22,48 +22,63 @@
 //! when `0 < prob < 1` and the packet arrived not marked (so the draws depend only on the
 //! arrivals and their marks).
 //!
+//! RFC 5670 §2.3 and App. A.1 give the standard threshold-meter as a token bucket with a
+//! threshold, which its App. B.5 calls a virtual queue: with `vq = BS_tm − F_tm`, App. A.1
+//! ("F_tm = max(0, F_tm − packet_size)" after accrual, then "if F_tm < threshold ... mark")
+//! is exactly this virtual queue with `limit = BS_tm` and a step at
+//! `min = max = BS_tm − threshold` (mark iff `vq > min`). So `min == max` is allowed and gives
+//! RFC 5670's threshold-meter; the draft's §10.5 ramp (5 → 15 ms) is the default. As App. A.1
+//! requires, the ramp never re-marks a packet that arrived marked ("don't re-mark packets that
+//! are already excess-traffic-marked"), and it meters every PCN packet, marked or not (B.5:
+//! "all PCN-packets, even if already marked, are metered by the threshold-meter function").
+//!
 //! ## Termination marking ([`ClTerminationMarker`])
-//! Excess-rate marking with a token bucket at the PCN-supportable-rate, depth "5 ms at the
-//! PCN-supportable-rate" (§10.5):
+//! RFC 5670 §2.4, the excess-traffic-meter: a token bucket at the PCN-excess-rate, which
+//! RFC 6661 §2 sets to the PCN-supportable-rate; depth "5 ms at the PCN-supportable-rate"
+//! (§10.5). Two behaviours, [`ExcessMeter`]:
 //! ```text
-//! tok = min(depth, tok + SR·(now − last)); last = now
-//! if arrived PM and !meter_already_marked: pass  (not metered)
-//! elif tok ≥ b: tok −= b                          (conforming)
-//! else: PM                                        (excess; takes no tokens)
+//! tok = min(depth, tok + SR·(now − last)); last = now        (A.2 step 1)
+//! if arrived PM and !meter_already_marked: pass               (§2.4: SHOULD NOT be metered)
+//! SizeIndependent (§2.4 SHOULD; App. A.2):
+//!     if tok < 0: PM (no tokens removed) else tok −= b        (tok may go down to −b)
+//! Classic (§2.4, the MUST when size-independent is not implemented):
+//!     if tok < b: PM;  tok = max(0, tok − b)                  (B.6: "packets are marked if the
+//!                                                              number of tokens ... is smaller
+//!                                                              than the packet size")
 //! ```
-//! `meter_already_marked = false` (default) keeps already-PM packets out of the meter: then
-//! only the excess *not yet marked upstream* is marked on each link, which is what makes CL
-//! marks accumulate along a multi-bottleneck path (§5.2, §12.3). `true` meters all packets.
+//! `meter_already_marked = false` (default) is RFC 5670 §2.4: "A packet SHOULD NOT be metered
+//! ... if the PCN-packet is already excess-traffic-marked on arrival" (B.6: this "avoids
+//! over-termination ... in the event that the PCN-traffic passes through multiple
+//! bottlenecks"). Then only the excess *not yet marked upstream* is marked on each link.
+//! `true` meters all packets (a meter "blind to previous packet markings", B.6).
 //!
 //! ## Combined ([`ClMarker`])
-//! The admission stage runs first (it sees the arrived mark), then the termination stage;
-//! the result is the maximum, so PM takes precedence over AM. Both stages meter every packet
-//! (except already-PM packets in the termination stage by default), so the order changes
-//! neither bucket: it only fixes when a random number is drawn.
+//! RFC 5670 Fig. 1: both meters see the packet as it arrived and the marking function
+//! combines their results; RFC 6661 §2 (codepoint transitions of RFC 6660 §5.2): NM → ThM,
+//! NM → ETM, ThM → ETM, never back. Here the admission stage runs first (it sees the arrived
+//! mark), then the termination stage (it sees the admission stage's output, which differs
+//! from the arrived mark only by NM → AM, a difference the termination stage ignores); the
+//! result is the maximum, so PM takes precedence over AM. The order changes no bucket: it
+//! only fixes when a random number is drawn.
 //!
-//! ## Sources (what could and could not be checked)
-//! - The §10.5 values (5/15/20 ms at AR; 5 ms at SR) are stated in the draft, which also
-//!   says the virtual-queue parameters "were the same as those in [I-D.briscoe-tsvwg-cl-phb],
-//!   [I-D.charny-pcn-single-marking], and [I-D.zhang-pcn-performance-evaluation]".
-//! - RFC 5670 (Eardley, "Metering and Marking Behaviour of PCN-Nodes", Nov. 2009), abstract,
-//!   found with the search tool: "Excess-traffic-metering and -marking marks a proportion of
-//!   PCN-packets, such that the amount marked equals the rate of PCN-traffic in excess of a
-//!   configured rate" — the termination stage here marks exactly the bits that find too few
-//!   tokens, i.e. the excess over SR (tested in `excess_bucket_boundary`). RFC 5670's own
-//!   pseudo-code (App. A) and its rule on already-marked packets could **not** be retrieved
-//!   through the search tool (only the openings of the pages were returned; errata 1968
-//!   confirms the App. A.2 variables F_etm, BS_etm, lastUpdate).
-//! - draft-briscoe-tsvwg-cl-phb (-01, March 2006, found; body not retrievable) and
-//!   draft-charny-pcn-single-marking-03 (Nov. 2007, found; body not retrievable): the ramp
-//!   shape, add-then-test order, instantaneous virtual queue and "already-PM not metered"
-//!   could not be verified. They remain the reading map's \[X\]/\[G\] choices, each behind a
-//!   switch or documented here: `meter_already_marked` (default false); add-then-test is
-//!   fixed in code (documented above).
-//! - CL's three-state encoding with PM over AM: consistent with the 3-in-1 encoding draft's
-//!   abstract (draft-ietf-pcn-3-in-1-encoding: not-marked, threshold-marked,
-//!   excess-traffic-marked), found with the search tool.
+//! ## Sources
+//! - Draft §10.5: the values (5/15/20 ms at AR; 5 ms at SR) and "the same as those in
+//!   [I-D.briscoe-tsvwg-cl-phb], [I-D.charny-pcn-single-marking], and
+//!   [I-D.zhang-pcn-performance-evaluation]".
+//! - RFC 5670 (Eardley, "Metering and Marking Behaviour of PCN-Nodes", Nov. 2009), read in
+//!   full (session 5) from a GitHub mirror of RFC texts (tex2e/rfc-translater,
+//!   `html/rfc5670.html`): §2.3, §2.4, §2.5, App. A.1, A.2, B.5, B.6 as cited above.
+//! - RFC 6661 (Charny et al., "PCN Boundary Node Behaviour for the Controlled Load (CL) Mode
+//!   of Operation", 2012), same mirror: §2 (threshold-meter rate = PCN-admissible-rate,
+//!   excess-traffic-meter rate = PCN-supportable-rate, both "according to the rules specified
+//!   in [RFC5670]").
+//! - Not found in any corpus: the bodies of draft-briscoe-tsvwg-cl-phb,
+//!   draft-charny-pcn-single-marking and draft-zhang-pcn-performance-evaluation. So the ramp
+//!   *shape* (linear between min and max, instantaneous virtual queue, add-then-test) stays
+//!   the reading map's \[X\]/\[G\] choice; add-then-test agrees with RFC 5670 App. A.1 (tokens
+//!   are removed before the threshold test).
 
-use super::{bits_at, positive_bits, positive_rate, u, Fill, MarkCounters, MarkReason, PcnMark};
+use super::{bits_at, positive_bits, positive_rate, u, MarkCounters, MarkReason, PcnMark};
 use crate::error::ConfigError;
 use crate::rng::RandomSource;
 use crate::time::{Duration, Time};
@@ -92,12 +107,13 @@ impl ClAdmissionParams {
     }
     pub fn validate(&self) -> Result<(), ConfigError> {
         positive_rate("admissible_rate", self.admissible_rate)?;
-        if !(self.min_threshold_bits < self.max_threshold_bits
+        // min == max is RFC 5670's step threshold-meter (module docs); min > max has no ramp.
+        if !(self.min_threshold_bits <= self.max_threshold_bits
             && self.max_threshold_bits <= self.limit_bits)
         {
             return Err(ConfigError::relation(
-                "min-marking-threshold < max-marking-threshold <= virtual-queue-upper-limit",
-                "draft-satoh-pcn-st-marking-02 §10.5",
+                "min-marking-threshold <= max-marking-threshold <= virtual-queue-upper-limit",
+                "draft-satoh-pcn-st-marking-02 §10.5; RFC 5670 §2.3 (min = max)",
                 format!(
                     "min = {} bit, max = {} bit, limit = {} bit",
                     self.min_threshold_bits, self.max_threshold_bits, self.limit_bits
@@ -169,10 +185,12 @@ impl ClAdmissionMarker {
         if now > self.last {
             self.last = now;
         }
-        // Add the packet, capped at the upper limit, then test.
+        // Add the packet, capped at the upper limit, then test (RFC 5670 App. A.1:
+        // "F_tm = max(0, F_tm - packet_size)" comes before "if (F_tm < threshold)").
         self.vq = self.vq.saturating_add(u(bits)).min(self.limit);
         let mut out = mark;
         let mut reason = None;
+        // App. A.1: "don't re-mark packets that are already excess-traffic-marked" (nor AM ones).
         if mark == PcnMark::NotMarked {
             let hit = if self.vq <= self.min {
                 false
@@ -191,22 +209,55 @@ impl ClAdmissionMarker {
     }
 }
 
-/// Settings of the CL termination (excess-rate) marker. Bits.
+/// RFC 5670 §2.4: which excess-traffic-meter behaviour (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ExcessMeter {
+    /// "packet size independent marking" (§2.4 SHOULD, App. A.2): mark iff the bucket is
+    /// negative; otherwise remove the packet's tokens (the bucket may go negative).
+    #[default]
+    SizeIndependent,
+    /// The "classic" behaviour (§2.4): mark iff fewer tokens than the packet's bits (B.6);
+    /// tokens are removed from every metered packet, to a minimum of 0.
+    Classic,
+}
+
+impl ExcessMeter {
+    pub fn name(self) -> &'static str {
+        match self {
+            ExcessMeter::SizeIndependent => "size-independent",
+            ExcessMeter::Classic => "classic",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<ExcessMeter> {
+        match s {
+            "size-independent" => Some(ExcessMeter::SizeIndependent),
+            "classic" => Some(ExcessMeter::Classic),
+            _ => None,
+        }
+    }
+}
+
+/// Settings of the CL termination (excess-traffic) marker. Bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClTerminationParams {
+    /// PCN-excess-rate = PCN-supportable-rate (RFC 6661 §2).
     pub supportable_rate: Rate,
+    /// BS_etm.
     pub depth_bits: u64,
-    /// false (default) = packets that arrive PM are not metered.
+    /// false (default, RFC 5670 §2.4) = packets that arrive PM are not metered.
     pub meter_already_marked: bool,
+    pub meter: ExcessMeter,
 }
 
 impl ClTerminationParams {
-    /// §10.5: depth = 5 ms at the PCN-supportable-rate; already-PM packets not metered.
+    /// §10.5: depth = 5 ms at the PCN-supportable-rate; RFC 5670 §2.4's SHOULDs: already-PM
+    /// packets not metered, packet-size-independent marking.
     pub fn draft_defaults(sr: Rate) -> ClTerminationParams {
         ClTerminationParams {
             supportable_rate: sr,
             depth_bits: bits_at(sr, Duration::from_millis(5)),
             meter_already_marked: false,
+            meter: ExcessMeter::SizeIndependent,
         }
     }
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -216,11 +267,13 @@ impl ClTerminationParams {
     }
 }
 
-/// CL termination marking: excess-rate token bucket at SR (module docs).
+/// CL termination marking: RFC 5670 §2.4 excess-traffic-meter at SR (module docs).
 #[derive(Clone, Debug)]
 pub struct ClTerminationMarker {
     params: ClTerminationParams,
-    tb: Fill,
+    /// F_etm in bit·ns; negative only with [`ExcessMeter::SizeIndependent`] (≥ −max packet).
+    tok: i128,
+    depth: i128,
     last: Time,
     counters: MarkCounters,
 }
@@ -228,9 +281,12 @@ pub struct ClTerminationMarker {
 impl ClTerminationMarker {
     pub fn new(p: ClTerminationParams) -> Result<Self, ConfigError> {
         p.validate()?;
+        let depth = u(p.depth_bits) as i128;
         Ok(ClTerminationMarker {
             params: p,
-            tb: Fill::full(p.supportable_rate, p.depth_bits),
+            // Network idle at time 0: the bucket starts full (map §5 item 2).
+            tok: depth,
+            depth,
             last: Time::ZERO,
             counters: MarkCounters::default(),
         })
@@ -241,24 +297,50 @@ impl ClTerminationMarker {
     pub fn counters(&self) -> &MarkCounters {
         &self.counters
     }
-    pub fn tokens_units(&self) -> u128 {
-        self.tb.fill
+    /// F_etm in bit·ns (negative: a size-independent bucket in debt).
+    pub fn tokens_units(&self) -> i128 {
+        self.tok
     }
 
     pub fn on_packet(&mut self, now: Time, bits: u64, mark: PcnMark) -> PcnMark {
-        self.tb.accrue(now.saturating_since(self.last));
+        // A.2: "F_etm = min(BS_etm, F_etm + (now - lastUpdate) * PCN-excess-rate)".
+        let dt = now.saturating_since(self.last).as_nanos() as i128;
+        let add = dt * self.params.supportable_rate.bps() as i128;
+        self.tok = self.tok.saturating_add(add).min(self.depth);
         if now > self.last {
             self.last = now;
         }
+        let b = u(bits) as i128;
         let mut out = mark;
         let mut reason = None;
         if mark == PcnMark::ExcessMarked && !self.params.meter_already_marked {
+            // §2.4: "A packet SHOULD NOT be metered ... if the PCN-packet is already
+            // excess-traffic-marked on arrival at the PCN-node."
             self.counters.not_metered_packets += 1;
-        } else if self.tb.fill >= u(bits) {
-            self.tb.remove(bits);
         } else {
-            out = PcnMark::ExcessMarked;
-            reason = Some(MarkReason::ExcessRate);
+            let excess = match self.params.meter {
+                // A.2: "if (F_etm < 0) then packet_mark = excess-traffic-marked;
+                // else F_etm = F_etm - packet_size" — either marked or tokens removed, never both.
+                ExcessMeter::SizeIndependent => {
+                    let neg = self.tok < 0;
+                    if !neg {
+                        self.tok -= b;
+                    }
+                    neg
+                }
+                // §2.4 classic: "Tokens are removed equal to the size in bits of the
+                // metered-packet, to a minimum F_etm = 0"; marked when the bucket holds fewer
+                // tokens than the packet (B.6).
+                ExcessMeter::Classic => {
+                    let short = self.tok < b;
+                    self.tok = (self.tok - b).max(0);
+                    short
+                }
+            };
+            if excess {
+                out = PcnMark::ExcessMarked;
+                reason = Some(MarkReason::ExcessRate);
+            }
         }
         self.counters.record(bits, mark, out, reason);
         out
@@ -368,47 +450,109 @@ mod tests {
         );
     }
 
-    fn term(meter_all: bool) -> ClTerminationMarker {
+    fn term(meter_all: bool, meter: ExcessMeter) -> ClTerminationMarker {
         ClTerminationMarker::new(ClTerminationParams {
             supportable_rate: Rate(1000),
             depth_bits: 100,
             meter_already_marked: meter_all,
+            meter,
         })
         .unwrap()
     }
+    fn i(bits: i128) -> i128 {
+        bits * 1_000_000_000
+    }
 
+    /// RFC 5670 App. A.2: a packet is marked iff the bucket is negative; otherwise its tokens
+    /// are removed (possibly into debt); never both.
     #[test]
-    fn excess_bucket_boundary() {
-        let mut t = term(false);
-        // tokens 100 ≥ 100: conforming, bucket empties.
-        assert_eq!(t.on_packet(Time(0), 100, NM), NM);
+    fn size_independent_bucket_boundary() {
+        let mut t = term(false, ExcessMeter::SizeIndependent);
+        // tokens 100 ≥ 0: a 150-bit packet conforms and leaves the bucket at −50.
+        assert_eq!(t.on_packet(Time(0), 150, NM), NM);
+        assert_eq!(t.tokens_units(), i(-50));
+        // Negative: marked whatever its size, and takes nothing.
+        assert_eq!(t.on_packet(Time(0), 1, NM), PM);
+        assert_eq!(t.on_packet(Time(0), 10_000, AM), PM);
+        assert_eq!(t.tokens_units(), i(-50));
+        // 50 ms at 1000 bit/s = 50 bits: back to exactly 0, which is not negative → conforms.
+        assert_eq!(t.on_packet(Time::from_millis(50), 10_000, NM), NM);
+        assert_eq!(t.tokens_units(), i(-10_000));
+        // Refill is capped at the depth: after 100 s the bucket holds 100, not more.
+        assert_eq!(t.on_packet(Time::from_secs(100), 100, NM), NM);
         assert_eq!(t.tokens_units(), 0);
-        // 10 ms at 1000 bit/s = 10 bits; an 11-bit packet is excess and takes nothing.
-        assert_eq!(t.on_packet(Time::from_millis(10), 11, NM), PM);
-        assert_eq!(t.tokens_units(), u(10));
-        // Exactly 10 bits conforms.
-        assert_eq!(t.on_packet(Time::from_millis(10), 10, AM), AM);
-        assert_eq!(t.tokens_units(), 0);
-        // An excess AM packet becomes PM.
-        assert_eq!(t.on_packet(Time::from_millis(10), 1, AM), PM);
         assert_eq!(
             t.counters().by_reason_packets[MarkReason::ExcessRate as usize],
             2
         );
     }
 
+    /// RFC 5670 §2.4 classic: marked iff fewer tokens than bits (B.6); every metered packet
+    /// removes its bits to a minimum of 0.
+    #[test]
+    fn classic_bucket_boundary() {
+        let mut t = term(false, ExcessMeter::Classic);
+        // tokens 100 ≥ 100: conforming, bucket empties.
+        assert_eq!(t.on_packet(Time(0), 100, NM), NM);
+        assert_eq!(t.tokens_units(), 0);
+        // 10 ms at 1000 bit/s = 10 bits; an 11-bit packet is excess, and the bucket is
+        // emptied ("to a minimum F_etm = 0").
+        assert_eq!(t.on_packet(Time::from_millis(10), 11, NM), PM);
+        assert_eq!(t.tokens_units(), 0);
+        // 10 more ms: exactly 10 bits conform.
+        assert_eq!(t.on_packet(Time::from_millis(20), 10, AM), AM);
+        assert_eq!(t.tokens_units(), 0);
+        // An excess AM packet becomes PM.
+        assert_eq!(t.on_packet(Time::from_millis(20), 1, AM), PM);
+        assert_eq!(
+            t.counters().by_reason_packets[MarkReason::ExcessRate as usize],
+            2
+        );
+    }
+
+    /// Under a steady overload the size-independent meter marks the excess over SR (the
+    /// RFC 5670 abstract: "the amount marked equals the rate of PCN-traffic in excess of a
+    /// configured rate") whatever the mix of packet sizes.
+    #[test]
+    fn size_independent_marks_the_excess_rate() {
+        // SR = 1 Mb/s; 1.5 Mb/s offered for 10 s as 100- and 1900-bit packets alternating
+        // every 2/3 ms (1000 bits on average).
+        let mut t = ClTerminationMarker::new(ClTerminationParams {
+            supportable_rate: Rate(1_000_000),
+            depth_bits: 5_000,
+            meter_already_marked: false,
+            meter: ExcessMeter::SizeIndependent,
+        })
+        .unwrap();
+        let (mut passed, mut total) = (0u64, 0u64);
+        for k in 0..15_000u64 {
+            let bits = if k % 2 == 0 { 100 } else { 1900 };
+            total += bits;
+            if t.on_packet(Time(k * 2_000_000 / 3), bits, NM) == NM {
+                passed += bits;
+            }
+        }
+        // Passed bits = SR·10 s + depth, within one packet.
+        let expect = 10_000_000 + 5_000;
+        assert!(
+            (passed as i64 - expect as i64).abs() <= 1900,
+            "{passed} of {total}"
+        );
+    }
+
     #[test]
     fn already_pm_is_not_metered_unless_switched() {
-        let mut t = term(false);
+        for meter in [ExcessMeter::SizeIndependent, ExcessMeter::Classic] {
+            let mut t = term(false, meter);
+            assert_eq!(t.on_packet(Time(0), 60, PM), PM);
+            assert_eq!(t.tokens_units(), i(100));
+            assert_eq!(t.counters().not_metered_packets, 1);
+            // So a following 100-bit unmarked packet still conforms.
+            assert_eq!(t.on_packet(Time(0), 100, NM), NM);
+        }
+        let mut t = term(true, ExcessMeter::Classic);
         assert_eq!(t.on_packet(Time(0), 60, PM), PM);
-        assert_eq!(t.tokens_units(), u(100));
-        assert_eq!(t.counters().not_metered_packets, 1);
-        // So a following 100-bit unmarked packet still conforms.
-        assert_eq!(t.on_packet(Time(0), 100, NM), NM);
-
-        let mut t = term(true);
-        assert_eq!(t.on_packet(Time(0), 60, PM), PM);
-        assert_eq!(t.tokens_units(), u(40));
+        assert_eq!(t.tokens_units(), i(40));
         assert_eq!(t.counters().not_metered_packets, 0);
         assert_eq!(t.on_packet(Time(0), 100, NM), PM);
         // A PM packet finding no tokens stays PM and is not counted as newly marked.
@@ -417,6 +561,32 @@ mod tests {
             t.counters().by_reason_packets[MarkReason::ExcessRate as usize],
             1
         );
+        let mut t = term(true, ExcessMeter::SizeIndependent);
+        assert_eq!(t.on_packet(Time(0), 160, PM), PM);
+        assert_eq!(t.tokens_units(), i(-60));
+        assert_eq!(t.on_packet(Time(0), 1, NM), PM);
+    }
+
+    #[test]
+    fn step_threshold_meter_is_rfc5670_a1() {
+        // BS_tm = 400 bits, threshold = 100 bits ⇔ limit 400, min = max = 300.
+        let mut a = ClAdmissionMarker::new(ClAdmissionParams {
+            admissible_rate: Rate(1000),
+            min_threshold_bits: 300,
+            max_threshold_bits: 300,
+            limit_bits: 400,
+        })
+        .unwrap();
+        let mut r = uniform_of(0.0);
+        // F_tm: 400 → 100 (not < 100): not marked.
+        assert_eq!(a.on_packet(Time(0), 300, NM, &mut r), NM);
+        // F_tm: 100 → 99 < 100: marked.
+        assert_eq!(a.on_packet(Time(0), 1, NM, &mut r), AM);
+        // 2 ms at 1000 bit/s = 2 bits back: F_tm 101 → 100: not marked.
+        assert_eq!(a.on_packet(Time::from_millis(2), 1, NM, &mut r), NM);
+        // Never re-marks an arrived PM (A.1), but meters it: F_tm 100 → 0.
+        assert_eq!(a.on_packet(Time::from_millis(2), 100, PM, &mut r), PM);
+        assert_eq!(a.vq_units(), u(400));
     }
 
     #[test]
@@ -432,6 +602,7 @@ mod tests {
                 supportable_rate: Rate(2000),
                 depth_bits: 50,
                 meter_already_marked: false,
+                meter: ExcessMeter::Classic,
             },
         )
         .unwrap();
@@ -442,7 +613,8 @@ mod tests {
         assert_eq!(m.on_packet(Time(0), 30, NM, &mut rng), PM);
         // An arrived PM stays PM, and is not metered by the excess bucket.
         assert_eq!(m.on_packet(Time(0), 30, PM, &mut rng), PM);
-        assert_eq!(m.termination.tokens_units(), u(20));
+        // (Classic: the excess packet emptied the bucket; the arrived PM took nothing.)
+        assert_eq!(m.termination.tokens_units(), 0);
     }
 
     #[test]
@@ -460,6 +632,8 @@ mod tests {
             .contains("virtual-queue-upper-limit"));
         let mut q = p;
         q.min_threshold_bits = q.max_threshold_bits;
+        assert!(ClAdmissionMarker::new(q).is_ok()); // RFC 5670's step
+        q.min_threshold_bits += 1;
         assert!(ClAdmissionMarker::new(q).is_err());
         let t = ClTerminationParams::draft_defaults(Rate::from_mbps(128));
         assert_eq!(t.depth_bits, 640_000);

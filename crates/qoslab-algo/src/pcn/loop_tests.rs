@@ -250,10 +250,11 @@ fn stm_loop_below_sr_never_terminates() {
     assert_eq!(r.final_flows, 1800);
 }
 
-/// The CL pieces in the same loop: excess-rate marker at SR → CL egress (SAR windows
-/// opened by PM packets) → CL ingress (S over 100 ms, terminate S − SAR once, hold-off).
-/// On one link with already-PM packets not metered, SAR ≈ SR, so one order brings the
-/// aggregate to about SR (§12: "CL terminates S − SAR").
+/// The CL pieces in the same loop: RFC 5670 excess-traffic-meter at SR → CL egress (rates by
+/// mark per 100 ms period, RFC 6661 §3.2) → Decision Point (a report with ETM starts the
+/// PCN-sent-rate measurement; the next one gives SAR = NM + ThM; terminate sent-rate − SAR,
+/// §3.3.2). On one link, SAR ≈ SR, so one order brings the aggregate to about SR (§12: "CL
+/// terminates S − SAR").
 #[test]
 fn cl_loop_terminates_to_about_sr_in_one_step() {
     let (ar, sr) = (Rate::from_mbps(64), Rate::from_mbps(128));

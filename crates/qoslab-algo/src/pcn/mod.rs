@@ -11,11 +11,11 @@
 //! | [`stm`] | STM interior-node meter/marker (SwTB + MkTB), the rewritten pseudo-code | §3.1 |
 //! | [`stm_oracle`] | the *first* §3.1 pseudo-code (with `lastUpdate` fixed), a test oracle | §3.1 |
 //! | [`fractional`] | fractional marking (FrTB + ThTB), the two-step function | §14 (App. E) |
-//! | [`cl`] | CL admission marking (virtual queue + ramp), termination (excess-rate bucket), combined | §10.5 + CL refs |
+//! | [`cl`] | CL admission marking (virtual queue + ramp), termination (RFC 5670 excess-traffic-meter), combined | §10.5 + RFC 5670 |
 //! | [`cle`] | per-packet EWMA congestion-level estimate | §3.2.1, §11.1 |
 //! | [`stm_egress`] | STM egress: receive rate, reports after L marks, cancel after M unmarked | §3.2.2, §10.4 |
 //! | [`stm_ingress`] | STM ingress: 100 ms sending-rate rounds, terminate S − (1−y)·min(R_min, S) | §3.3.2, §10.4 |
-//! | [`cl_edge`] | CL egress (SAR windows) and ingress (terminate S − SAR, hold-off) | §10.3, §12 + CL refs |
+//! | [`cl_edge`] | CL egress (NM/ThM/ETM rates per T_meas) and Decision Point (terminate PCN-sent-rate − SAR) | §10.3, §12 + RFC 6661 §3 |
 //!
 //! ## Units (an open choice, documented)
 //! The draft keeps every bucket and virtual-queue quantity in bits ("tokens are removed equal
@@ -36,7 +36,7 @@
 //! ## Deviations from the agreed API
 //! None in names or signatures. Additions: [`MarkReason`] and per-reason counters in
 //! [`MarkCounters`]; `*_units` accessors; `ClEgress`/`ClIngress` as named in [`cl_edge`]
-//! (`ClIngress::on_report` takes a [`SarReport`]); [`FirstReport`] with
+//! (`ClIngress::on_report` takes a [`ClReport`]); [`FirstReport`] with
 //! [`StmEgress::with_first_report`] and [`RoundStart`] with
 //! [`StmIngress::with_round_start`] (the agreed params structs are unchanged);
 //! [`StmIngressParams::check_with_egress`] for the §3.2.2 rule "report interval < measuring
@@ -64,8 +64,9 @@ mod stat_tests;
 
 pub use cl::{
     ClAdmissionMarker, ClAdmissionParams, ClMarker, ClTerminationMarker, ClTerminationParams,
+    ExcessMeter,
 };
-pub use cl_edge::{ClEgress, ClEgressParams, ClIngress, ClIngressParams, SarReport};
+pub use cl_edge::{ClEgress, ClEgressParams, ClIngress, ClIngressParams, ClReport};
 pub use cle::Cle;
 pub use fractional::{FractionalMarker, FractionalParams};
 pub use stm::{MkThresholdReading, StmMarker, StmParams};

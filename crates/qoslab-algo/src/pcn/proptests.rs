@@ -41,29 +41,41 @@ proptest! {
     }
 
     /// CL termination: the bits that pass without a new PM mark in any interval
-    /// [t_i, t_j] are at most depth + SR·(t_j − t_i) (a token bucket's conformance bound).
+    /// [t_i, t_j] are at most depth + SR·(t_j − t_i) (a token bucket's conformance bound),
+    /// plus one packet for the size-independent meter, whose last conforming packet may take
+    /// the bucket into debt (RFC 5670 B.6: "the token bucket cannot become more negative than
+    /// the maximum packet size").
     #[test]
     fn cl_excess_marking_passes_at_most_depth_plus_rate_times_t(
         sr in 1_000u64..10_000_000, depth in 1u64..100_000, pkts in trains(),
+        classic in any::<bool>(),
     ) {
+        let meter = if classic { ExcessMeter::Classic } else { ExcessMeter::SizeIndependent };
         let mut m = ClTerminationMarker::new(ClTerminationParams {
             supportable_rate: Rate(sr), depth_bits: depth, meter_already_marked: false,
+            meter,
         }).unwrap();
         let mut t = 0u64;
         let mut passed: Vec<(u64, u64)> = Vec::new();
+        let max_pkt = pkts.iter().map(|p| p.1).max().unwrap_or(0) as u128;
         for (gap, bits) in pkts {
             t += gap;
             if m.on_packet(Time(t), bits, PcnMark::NotMarked) == PcnMark::NotMarked {
                 passed.push((t, bits));
             }
-            prop_assert!(m.tokens_units() <= u(depth));
+            prop_assert!(m.tokens_units() <= u(depth) as i128);
+            prop_assert!(m.tokens_units() >= -(u(max_pkt as u64) as i128));
+            if classic {
+                prop_assert!(m.tokens_units() >= 0);
+            }
         }
+        let slack = if classic { 0 } else { max_pkt };
         for i in 0..passed.len() {
             let mut sum = 0u128;
             for pj in &passed[i..] {
                 sum += pj.1 as u128;
                 let span = (pj.0 - passed[i].0) as u128;
-                prop_assert!(sum * 1_000_000_000 <= u(depth) + span * sr as u128);
+                prop_assert!((sum - slack.min(sum)) * 1_000_000_000 <= u(depth) + span * sr as u128);
             }
         }
     }

@@ -1,12 +1,12 @@
 //! Egress and ingress state machines per IEA (the algorithms of `qoslab_algo::pcn`), behind
-//! one engine-level signal type: STM (§3.2, §3.3) for `stm` and `fractional`, CL (§10.5 and
-//! the CL references, see `qoslab_algo::pcn::cl_edge`) for `cl`.
+//! one engine-level signal type: STM (§3.2, §3.3) for `stm` and `fractional`, CL (RFC 6661
+//! §3, see `qoslab_algo::pcn::cl_edge`) for `cl`.
 
 use qoslab_algo::pcn::stm_egress::FirstReport;
 use qoslab_algo::pcn::stm_ingress::RoundStart;
 use qoslab_algo::pcn::{
-    ClEgress, ClEgressParams, ClIngress, ClIngressParams, EgressSignal, PcnMark, ReportGating,
-    SarReport, StmEgress, StmEgressParams, StmIngress, StmIngressParams,
+    ClEgress, ClEgressParams, ClIngress, ClIngressParams, ClReport, EgressSignal, PcnMark,
+    ReportGating, StmEgress, StmEgressParams, StmIngress, StmIngressParams,
 };
 use qoslab_algo::{Duration, Time};
 
@@ -15,8 +15,10 @@ use super::spec::{PcnSpec, Scheme};
 /// What an egress sends back to its ingress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Signal {
-    /// STM: receiving rate R; CL: sustainable aggregate rate (SAR) of the window.
+    /// STM: receiving rate R.
     Report { rate_bps: u64, window_start: Time },
+    /// CL: NM-, ThM- and ETM-rates of one measurement period (RFC 6661 §3.2.2).
+    ClReport(ClReport),
     /// STM "cancel termination".
     Cancel,
 }
@@ -46,11 +48,8 @@ fn from_stm(s: EgressSignal) -> Signal {
     }
 }
 
-fn from_cl(r: SarReport) -> Signal {
-    Signal::Report {
-        rate_bps: r.sar_bps,
-        window_start: r.window_start,
-    }
+fn from_cl(r: ClReport) -> Signal {
+    Signal::ClReport(r)
 }
 
 impl Egress {
@@ -80,7 +79,7 @@ impl Egress {
             ),
             Scheme::Cl => Egress::Cl(
                 ClEgress::new(ClEgressParams {
-                    sar_window: spec.cl.sar_window,
+                    t_meas: spec.cl.t_meas,
                 })
                 .map_err(|x| format!("CL egress: {x}"))?,
             ),
@@ -132,7 +131,7 @@ impl Ingress {
             ),
             Scheme::Cl => Ingress::Cl(
                 ClIngress::new(ClIngressParams {
-                    measure_interval: spec.cl.send_window,
+                    send_window: spec.cl.send_window,
                     one_way_delay: one_way,
                 })
                 .map_err(|x| format!("CL ingress: {x}"))?,
@@ -161,21 +160,10 @@ impl Ingress {
                 }
             }
             (Ingress::Stm(i, _), Signal::Cancel) => i.on_cancel(now),
-            (
-                Ingress::Cl(i),
-                Signal::Report {
-                    rate_bps,
-                    window_start,
-                },
-            ) => {
-                i.on_report(
-                    now,
-                    SarReport {
-                        sar_bps: rate_bps,
-                        window_start,
-                    },
-                );
+            (Ingress::Cl(i), Signal::ClReport(r)) => {
+                i.on_report(now, r);
             }
+            (Ingress::Stm(..), Signal::ClReport(_)) | (Ingress::Cl(_), Signal::Report { .. }) => {}
             (Ingress::Cl(_), Signal::Cancel) => {}
         }
     }

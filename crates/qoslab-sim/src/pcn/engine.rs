@@ -538,7 +538,7 @@ impl<'s> Domain<'s> {
             }
         };
         match sig {
-            Signal::Report { .. } => self.ieas[i].reports += 1,
+            Signal::Report { .. } | Signal::ClReport(_) => self.ieas[i].reports += 1,
             Signal::Cancel => self.ieas[i].cancels += 1,
         }
         let t = Time(now.as_nanos() + self.ieas[i].signal_delay);

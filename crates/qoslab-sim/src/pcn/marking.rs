@@ -4,8 +4,8 @@
 //! (§10.4, §10.5).
 
 use qoslab_algo::pcn::{
-    bits_at, ClAdmissionParams, ClMarker, ClTerminationParams, FractionalMarker, FractionalParams,
-    MkThresholdReading, PcnMark, StmMarker, StmParams,
+    bits_at, ClAdmissionParams, ClMarker, ClTerminationParams, ExcessMeter, FractionalMarker,
+    FractionalParams, MkThresholdReading, PcnMark, StmMarker, StmParams,
 };
 use qoslab_algo::{Rng, Time};
 
@@ -70,6 +70,7 @@ impl LinkMarker {
                             supportable_rate: sr,
                             depth_bits: bits_at(sr, c.tb_depth),
                             meter_already_marked: c.meter_already_marked,
+                            meter: ExcessMeter::from_name(&c.excess_meter).unwrap_or_default(),
                         },
                     )
                     .map_err(|e| format!("CL marker: {e}"))?,

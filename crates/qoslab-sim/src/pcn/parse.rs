@@ -289,7 +289,8 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "vq_limit",
             "tb_depth",
             "meter_already_marked",
-            "sar_window",
+            "excess_meter",
+            "t_meas",
             "send_window",
         ],
     )?;
@@ -301,17 +302,28 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         vq_limit: dur_or(t, "vq_limit", Duration::from_millis(20))?,
         tb_depth: dur_or(t, "tb_depth", Duration::from_millis(5))?,
         meter_already_marked: bool_or(t, "meter_already_marked", false)?,
-        sar_window: dur_or(t, "sar_window", Duration::from_millis(100))?,
+        excess_meter: choice_or(
+            t,
+            "excess_meter",
+            &["size-independent", "classic"],
+            "size-independent",
+        )?
+        .to_string(),
+        t_meas: dur_or(t, "t_meas", Duration::from_millis(100))?,
         send_window: dur_or(t, "send_window", Duration::from_millis(100))?,
     };
-    if cl.vq_min >= cl.vq_max {
+    // vq_min = vq_max is RFC 5670 §2.3's step threshold-meter.
+    if cl.vq_min > cl.vq_max {
         let f = field(t, "vq_min")
             .or(field(t, "vq_max"))
             .expect("non-default");
-        return Err(f.err(ErrorKind::Relation, "vq_min must be below vq_max (§10.5)"));
+        return Err(f.err(
+            ErrorKind::Relation,
+            "vq_min must not exceed vq_max (§10.5; equal = RFC 5670 step)",
+        ));
     }
     order(t, "vq_max", cl.vq_max, "vq_limit", cl.vq_limit)?;
-    positive(field(t, "sar_window"), cl.sar_window)?;
+    positive(field(t, "t_meas"), cl.t_meas)?;
     positive(field(t, "send_window"), cl.send_window)?;
 
     let t = sub(

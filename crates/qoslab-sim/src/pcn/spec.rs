@@ -115,18 +115,21 @@ pub struct FractionalSpec {
     pub thtb_threshold: Duration,
 }
 
-/// CL parameters (§10.5; algorithm from the CL references, see `qoslab_algo::pcn::cl`).
+/// CL parameters (§10.5; algorithms of RFC 5670 and RFC 6661, see `qoslab_algo::pcn::cl` and
+/// `qoslab_algo::pcn::cl_edge`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClSpec {
     pub vq_min: Duration,
     pub vq_max: Duration,
     pub vq_limit: Duration,
     pub tb_depth: Duration,
-    /// false: already-PM packets are not metered by the termination bucket [G §5.14].
+    /// false: already-PM packets are not metered by the termination bucket (RFC 5670 §2.4).
     pub meter_already_marked: bool,
-    /// SAR measuring window at the egress [G §5.13].
-    pub sar_window: Duration,
-    /// Sending-rate window at the ingress [G §5.13].
+    /// `size-independent` (RFC 5670 §2.4 SHOULD, App. A.2) or `classic` (§2.4).
+    pub excess_meter: String,
+    /// Egress measurement period T_meas (RFC 6661 §3.2.1; 100 ms [G]).
+    pub t_meas: Duration,
+    /// PCN-sent-rate window at the ingress (RFC 6661 §3.4; 100 ms [G]).
     pub send_window: Duration,
 }
 

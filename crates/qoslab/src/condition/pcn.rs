@@ -30,7 +30,8 @@
 //! [[stage]]
 //! kind = "pcn-cl"               # §10.5: admission VQ at AR + excess-rate bucket at SR
 //! admissible_rate = "64Mbps"    # min_threshold (5ms at AR), max_threshold (15ms),
-//! supportable_rate = "128Mbps"  # limit (20ms), depth (5ms at SR), meter_already_marked (false)
+//! supportable_rate = "128Mbps"  # limit (20ms), depth (5ms at SR), meter_already_marked (false),
+//!                               # excess_meter ("size-independent" or "classic", RFC 5670 §2.4)
 //! ```
 //!
 //! Trace: CSV with a header naming `time` (decimal seconds) and `size` (bytes) and
@@ -54,8 +55,8 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 
 use qoslab_algo::pcn::{
-    bits_at, ClAdmissionParams, ClMarker, ClTerminationParams, FractionalMarker, FractionalParams,
-    MarkCounters, MarkReason, MkThresholdReading, PcnMark, StmMarker, StmParams,
+    bits_at, ClAdmissionParams, ClMarker, ClTerminationParams, ExcessMeter, FractionalMarker,
+    FractionalParams, MarkCounters, MarkReason, MkThresholdReading, PcnMark, StmMarker, StmParams,
 };
 use qoslab_algo::{ConfigError, Duration, Rate, Rng, Time};
 use qoslab_sim::scenario::units::{parse_duration, parse_rate};
@@ -314,6 +315,7 @@ const CL_KEYS: &[&str] = &[
     "limit",
     "depth",
     "meter_already_marked",
+    "excess_meter",
 ];
 
 fn ms(x: u64) -> Duration {
@@ -388,10 +390,26 @@ fn stage(r: &StageReader<'_>, seed: u64) -> Result<PcnStage, ConditionError> {
                 max_threshold_bits: r.at_rate("max_threshold", ar, ms(15))?,
                 limit_bits: r.at_rate("limit", ar, ms(20))?,
             };
+            let meter = match r.t.get("excess_meter") {
+                None => ExcessMeter::SizeIndependent,
+                Some(toml::Value::String(s)) if ExcessMeter::from_name(s).is_some() => {
+                    ExcessMeter::from_name(s).unwrap_or_default()
+                }
+                Some(v) => {
+                    return Err(r.cx.err(
+                        Some(r.k),
+                        "excess_meter",
+                        format!(
+                        " = {v}: must be one of \"size-independent\", \"classic\" (RFC 5670 §2.4)"
+                    ),
+                    ))
+                }
+            };
             let t = ClTerminationParams {
                 supportable_rate: sr,
                 depth_bits: r.at_rate("depth", sr, ms(5))?,
                 meter_already_marked: r.bool("meter_already_marked", false)?,
+                meter,
             };
             let m = ClMarker::new(a, t).map_err(|e| r.rule(e))?;
             let rng = Rng::stream(seed, &format!("condition/stage{}/pcn-cl", r.k));
@@ -797,7 +815,8 @@ mod tests {
             ("[[stage]]\nkind='pcn-stm'\nsupportable_rate='64Mbps'\n", &["p.toml:1:", "stage[0]: missing key `admissible_rate`"]),
             ("[[stage]]\nkind='pcn-stm'\nadmissible_rate='64Mbs'\nsupportable_rate='128Mbps'\n", &["p.toml:3:", "stage[0].admissible_rate = '64Mbs'", "unknown unit"]),
             (&format!("{STM}[[stage]]\nkind='srtcm'\n"), &["p.toml:6:", "stage[1].kind = 'srtcm'", "only PCN stages", "\"pcn-stm\", \"pcn-fractional\", \"pcn-cl\""]),
-            ("[[stage]]\nkind='pcn-cl'\nadmissible_rate='64Mbps'\nsupportable_rate='128Mbps'\nmin_threshold='15ms'\n", &["p.toml:2:", "min-marking-threshold < max-marking-threshold <= virtual-queue-upper-limit"]),
+            ("[[stage]]\nkind='pcn-cl'\nadmissible_rate='64Mbps'\nsupportable_rate='128Mbps'\nmin_threshold='16ms'\n", &["p.toml:2:", "min-marking-threshold <= max-marking-threshold <= virtual-queue-upper-limit"]),
+            ("[[stage]]\nkind='pcn-cl'\nadmissible_rate='64Mbps'\nsupportable_rate='128Mbps'\nexcess_meter='exact'\n", &["p.toml:5:", "excess_meter", "\"size-independent\", \"classic\""]),
             ("[[stage]]\nkind='pcn-cl'\nadmissible_rate='64Mbps'\nsupportable_rate='128Mbps'\nmeter_already_marked='no'\n", &["p.toml:5:", "true or false"]),
             (&format!("sed = 1\n{STM}"), &["p.toml:1:", "sed: unknown key in a PCN chain file"]),
             (&format!("seed = -1\n{STM}"), &["p.toml:1:", "seed = -1"]),

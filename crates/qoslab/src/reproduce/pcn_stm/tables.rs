@@ -45,8 +45,10 @@ Choices (all are scenario knobs; see scenarios/pcn-stm/*.toml and README.md ther
     0.2 s (CL) as §12.1 says the tables include; 'tt_raw' without it.
   - STM egress: R over the last 33.3 ms, reports only while the marked run lasts (Variant A); STM ingress: back-to-back
     100 ms rounds, R_min over the reports received during a round (the report that starts a round only starts it).
-  - CL: VQ ramp 5/15/20 ms at AR (add, then test), excess-rate bucket 5 ms at SR (already-PM packets not metered),
-    SAR window 100 ms, then S over 100 ms, terminate S - SAR; stale reports (window before termination + one-way) ignored.
+  - CL: VQ ramp 5/15/20 ms at AR (add, then test), RFC 5670 excess-traffic-meter 5 ms at SR (packet-size-independent,
+    already-ETM packets not metered); RFC 6661 edge: NM/ThM/ETM rates per 100 ms period at the egress; a report with
+    ETM starts a 100 ms PCN-sent-rate measurement, the next report with ETM gives SAR = NM + ThM, terminate
+    sent-rate - SAR; reports of periods begun before termination + one-way delay ignored.
   - Termination population: 0.9 AR from t = 0, extra flows at 50 s to 1.25 / 2.0 SR counted in flows (SVD at 4 Mb/s:
     actual 1.275 / 2.04 SR at 4.08 Mb/s), spread like the base load; victims uniform among the IEA's active flows until
     their nominal rate covers the amount.
