@@ -95,6 +95,10 @@ const BUFFER_KEYS: &[&str] = &[
     "dfba_alpha",
     "dfba_share",
 ];
+/// Largest switch buffer (cells) a file may ask for.
+pub const MAX_BUFFER_CELLS: u32 = 1 << 20;
+/// Most TCP connections of one VC.
+pub const MAX_CONNECTIONS: u32 = 100_000;
 const NODE_KEYS: &[&str] = &["name", "count", "kind"];
 const LINK_KEYS: &[&str] = &["from", "to", "count", "rate", "delay"];
 const VC_KEYS: &[&str] = &[
@@ -268,7 +272,14 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
     // Buffer.
     let bt = root.req("buffer")?.table()?;
     bt.check_keys(BUFFER_KEYS, "[buffer]")?;
-    let size = positive_u32(bt.req("size")?, "size")?;
+    let size_f = bt.req("size")?;
+    let size = positive_u32(size_f.clone(), "size")?;
+    if size > MAX_BUFFER_CELLS {
+        return Err(size_f.err(
+            ErrorKind::BadValue,
+            format!("at most {MAX_BUFFER_CELLS} cells (2^20; the engine reserves the whole buffer of every switch port)"),
+        ));
+    }
     let pf = bt.req("policy")?;
     let cells = |key: &str| -> Res<u32> {
         let f = bt.req(key)?;
@@ -283,10 +294,20 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
     };
     let lbo_hbo = || -> Res<(u32, u32)> {
         let (lbo, hbo) = (cells("lbo")?, cells("hbo")?);
+        // Double EPD, DFBA (its (X − L)/(H − L)) and the dynamic threshold all act on the
+        // region L < X ≤ H between the two offsets, which must not be empty.
         if lbo > hbo {
             return Err(bt.req("lbo")?.err(
                 ErrorKind::Relation,
                 format!("LBO <= HBO is broken (hbo = {hbo})"),
+            ));
+        }
+        if lbo == hbo {
+            return Err(bt.req("lbo")?.err(
+                ErrorKind::Relation,
+                format!(
+                    "LBO < HBO is broken: lbo = hbo = {hbo} leaves no region between the offsets"
+                ),
             ));
         }
         Ok((lbo, hbo))
@@ -419,13 +440,29 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
                 })
                 .min()
                 .expect("a path has links");
-            let mcr = t.req("mcr")?.rate()?;
+            let mcr_f = t.req("mcr")?;
+            let mcr = mcr_f.clone().rate()?;
+            if mcr.0 == 0 {
+                return Err(mcr_f.err(
+                    ErrorKind::BadValue,
+                    "must be > 0 (the F-GCRA's increment T = 1/MCR, and the buffer policies weight VCs by MCR)",
+                ));
+            }
             let pcr = match t.get("pcr") {
                 None => slowest,
                 Some(f) => {
                     let p = f.clone().rate()?;
                     if p.0 == 0 {
                         return Err(f.err(ErrorKind::BadValue, "must be > 0"));
+                    }
+                    if p > slowest {
+                        return Err(f.err(
+                            ErrorKind::Relation,
+                            format!(
+                                "PCR <= line rate is broken: the slowest link of the path has {} bit/s (cells cannot enter faster)",
+                                slowest.0
+                            ),
+                        ));
                     }
                     p
                 }
@@ -462,7 +499,17 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
             let cdvt = t.get("cdvt").map(Field::duration).transpose()?;
             let connections = match t.get("connections") {
                 None => 1,
-                Some(f) => positive_u32(f, "connections")?,
+                Some(f) => {
+                    let g = f.clone();
+                    let c = positive_u32(f, "connections")?;
+                    if c > MAX_CONNECTIONS {
+                        return Err(g.err(
+                            ErrorKind::BadValue,
+                            format!("at most {MAX_CONNECTIONS} connections per VC"),
+                        ));
+                    }
+                    c
+                }
             };
             vcs.push(VcSpec {
                 name,
