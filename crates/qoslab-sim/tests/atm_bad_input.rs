@@ -217,3 +217,53 @@ fn huge_burst_tolerance_does_not_overflow() {
     let s = parse_str(&text, "big.toml").unwrap();
     AtmSim::new(s, 1).unwrap();
 }
+
+/// Found by fuzzing: a 4 GB `header` overflowed the cell count of a frame (u32) in the
+/// engine, and a `clock_granularity` near u64::MAX ns overflowed TCP's RTT estimator; an
+/// 18446744073 s link delay overflowed event times. Each is refused with its key.
+#[test]
+fn frames_above_aal5_and_times_above_a_million_seconds_are_refused() {
+    for (from, to, line, path, word) in [
+        (
+            "header = \"0B\"",
+            "header = \"4GB\"",
+            12,
+            "tcp.header",
+            "largest AAL5 CPCS-SDU",
+        ),
+        (
+            "mss = \"960B\"",
+            "mss = \"960B\"\nack_size = \"70000B\"",
+            12,
+            "tcp.ack_size",
+            "ack_size + header = 70000 B",
+        ),
+        (
+            "header = \"0B\"",
+            "header = \"0B\"\nclock_granularity = \"18446744073s\"",
+            13,
+            "tcp.clock_granularity",
+            "at most 1000000 s",
+        ),
+        (
+            "delay = \"1ms\"",
+            "delay = \"18446744073s\"",
+            35,
+            "link[1].delay",
+            "at most 1000000 s",
+        ),
+        (
+            "duration = \"200ms\"",
+            "duration = \"1000001s\"",
+            2,
+            "duration",
+            "at most 1000000 s",
+        ),
+    ] {
+        assert!(OK.contains(from), "{from}");
+        let e = parse_str(&OK.replacen(from, to, 1), "bad.toml").expect_err(to);
+        assert_eq!(e.line(), Some(line), "{to}: {e}");
+        assert_eq!(e.path(), path, "{to}: {e}");
+        assert!(e.to_string().contains(word), "{to}: {e}");
+    }
+}

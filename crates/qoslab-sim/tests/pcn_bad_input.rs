@@ -251,3 +251,45 @@ fn every_relation_of_the_shipped_files_is_refused_when_broken() {
         assert!(e.to_string().contains(rule), "{rule}: {e}");
     }
 }
+
+/// Found by fuzzing: a delay near u64::MAX nanoseconds overflowed the engine's event times
+/// (`attempt to add with overflow`); every time in a PCN file is now at most 10^6 s, and a
+/// packet must take at most that long at the link rate.
+#[test]
+fn times_beyond_a_million_seconds_are_refused() {
+    let plt = TERM.replacen(
+        "kind = \"single\"",
+        "kind = \"parking-lot\"\nbottlenecks = 2\nlink_delay = \"18446744073s\"",
+        1,
+    );
+    let e = parse_str(&plt, "bad.toml").unwrap_err();
+    assert_eq!(e.path(), "pcn.topology.link_delay", "{e}");
+    assert_eq!(e.line(), Some(10), "{e}");
+    assert!(e.to_string().contains("at most 1000000 s"), "{e}");
+    let e = parse_str(&TERM.replacen("\"2s\"", "\"1000001s\"", 1), "bad.toml").unwrap_err();
+    assert_eq!(e.path(), "pcn.duration", "{e}");
+    let slow = TERM
+        .replacen(
+            "model = \"cbr\"",
+            "model = \"cbr\"\npacket_size = \"4000MB\"",
+            1,
+        )
+        .replacen("\"3.2Mbps\"", "\"100bps\"", 1);
+    let e = parse_str(&slow, "bad.toml").unwrap_err();
+    assert_eq!(e.path(), "pcn.link_rate", "{e}");
+    assert!(e.to_string().contains("takes more than 1000000 s"), "{e}");
+    // The largest allowed delay runs (shortened) without overflow.
+    let mut s = parse_str(
+        &TERM.replacen(
+            "kind = \"single\"",
+            "kind = \"single\"\ndelay = \"1000000s\"",
+            1,
+        ),
+        "ok.toml",
+    )
+    .unwrap();
+    s.duration = qoslab_algo::Duration::from_millis(200);
+    s.measure.ot_from = qoslab_algo::Duration::from_millis(100);
+    s.measure.ot_to = s.duration;
+    qoslab_sim::pcn::run(&s, 1).unwrap();
+}

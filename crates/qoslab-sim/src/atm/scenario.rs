@@ -97,6 +97,19 @@ const BUFFER_KEYS: &[&str] = &[
 ];
 /// Largest switch buffer (cells) a file may ask for.
 pub const MAX_BUFFER_CELLS: u32 = 1 << 20;
+/// Largest AAL5 CPCS-SDU (ITU-T I.363.5): the largest TCP segment plus header.
+pub const MAX_FRAME_BYTES: u64 = 65_535;
+/// Longest time an ATM file may give (durations, delays, jitter, TCP timers): sums of a
+/// few stay far inside the engine's u64 nanoseconds.
+pub const MAX_TIME: Duration = Duration::from_secs(1_000_000);
+
+fn bounded(f: Field<'_>, d: Duration) -> Res<Duration> {
+    if d > MAX_TIME {
+        return Err(f.err(ErrorKind::BadValue, "at most 1000000 s"));
+    }
+    Ok(d)
+}
+
 /// Most TCP connections of one VC.
 pub const MAX_CONNECTIONS: u32 = 100_000;
 const NODE_KEYS: &[&str] = &["name", "count", "kind"];
@@ -169,13 +182,15 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
     };
     let seed = root.get("seed").map_or(Ok(1), |f| f.uint(u64::MAX))?;
     let (duration, warmup) = run_window(root)?;
+    bounded(root.req("duration")?, duration)?;
     let framing = match root.get("framing") {
         None => Framing::Raw,
         Some(f) => Framing::from_name(f.choice(&Framing::NAMES)?).expect("a listed name"),
     };
-    let start_jitter = root
-        .get("start_jitter")
-        .map_or(Ok(Duration::ZERO), Field::duration)?;
+    let start_jitter = match root.get("start_jitter") {
+        None => Duration::ZERO,
+        Some(f) => bounded(f.clone(), f.duration()?)?,
+    };
     let tagging = root.get("tagging").map_or(Ok(true), Field::bool)?;
     let tcp = match root.get("tcp") {
         None => flow::tcp(&Tbl {
@@ -195,6 +210,54 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
             flow::tcp(&t)?
         }
     };
+    // Frames: AAL5 carries at most 65,535 bytes per CPCS-SDU (ITU-T I.363.5), which also
+    // keeps cell counts far inside u32.
+    for (key, bytes) in [("mss", tcp.mss), ("ack_size", tcp.ack_size)] {
+        if u64::from(bytes) + u64::from(tcp.header) > MAX_FRAME_BYTES {
+            let f = root
+                .get("tcp")
+                .map(Field::table)
+                .transpose()?
+                // The culprit: the header if it alone is too large, else this size.
+                .and_then(|t| {
+                    let first = if u64::from(tcp.header) > MAX_FRAME_BYTES {
+                        "header"
+                    } else {
+                        key
+                    };
+                    t.get(first).or(t.get(key)).or(t.get("header"))
+                });
+            let msg = format!(
+                "{key} + header = {} B is above {MAX_FRAME_BYTES} B, the largest AAL5 CPCS-SDU (ITU-T I.363.5)",
+                u64::from(bytes) + u64::from(tcp.header)
+            );
+            return Err(match f {
+                Some(f) => f.err(ErrorKind::Relation, msg),
+                None => root.err(ErrorKind::Relation, msg),
+            });
+        }
+    }
+    // TCP timers: sums and multiples of them stay inside u64 nanoseconds.
+    for (key, d) in [
+        ("min_rto", tcp.min_rto),
+        ("max_rto", tcp.max_rto),
+        ("initial_rto", tcp.initial_rto),
+        ("clock_granularity", tcp.clock_granularity),
+        ("delayed_ack", tcp.delayed_ack.unwrap_or(Duration::ZERO)),
+    ] {
+        if d > MAX_TIME {
+            let f = root
+                .get("tcp")
+                .map(Field::table)
+                .transpose()?
+                .and_then(|t| t.get(key));
+            let msg = format!("tcp.{key}: at most 1000000 s");
+            return Err(match f {
+                Some(f) => f.err(ErrorKind::BadValue, msg),
+                None => root.err(ErrorKind::BadValue, msg),
+            });
+        }
+    }
     // Nodes.
     let mut nodes = Vec::new();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
@@ -260,7 +323,8 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
             if rate.0 == 0 {
                 return Err(rf.err(ErrorKind::BadValue, "must be > 0"));
             }
-            let delay = t.req("delay")?.duration()?;
+            let df = t.req("delay")?;
+            let delay = bounded(df.clone(), df.duration()?)?;
             links.push(AtmLink {
                 from,
                 to,

@@ -69,9 +69,22 @@ fn sub<'a>(t: &Tbl<'a>, key: &str, allowed: &[&str]) -> Res<Option<Tbl<'a>>> {
 
 fn dur_or(t: Option<&Tbl<'_>>, key: &str, d: Duration) -> Res<Duration> {
     match t.and_then(|t| t.get(key)) {
-        Some(f) => f.duration(),
+        Some(f) => bounded(f),
         None => Ok(d),
     }
+}
+
+/// Longest time a PCN file may give (any key): sums of a few such times (a path's
+/// delays, a packet time, a run's end) stay far inside the engine's u64 nanoseconds,
+/// which a delay of `"18446744073s"` overflowed.
+pub const MAX_TIME: Duration = Duration::from_secs(1_000_000);
+
+fn bounded(f: Field<'_>) -> Res<Duration> {
+    let d = f.clone().duration()?;
+    if d > MAX_TIME {
+        return Err(f.err(ErrorKind::BadValue, "at most 1000000 s"));
+    }
+    Ok(d)
 }
 fn num_or(t: Option<&Tbl<'_>>, key: &str, d: f64) -> Res<f64> {
     match t.and_then(|t| t.get(key)) {
@@ -154,7 +167,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         _ => Scheme::Cl,
     };
     let dur_f = p.req("duration")?;
-    let duration = dur_f.clone().duration()?;
+    let duration = bounded(dur_f.clone())?;
     positive(Some(dur_f.clone()), duration)?;
     let rate_f = p.req("link_rate")?;
     let link_rate = rate_f.clone().rate()?;
@@ -215,6 +228,15 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
     }
 
     let traffic = traffic(p)?;
+    if link_rate.tx_time(u64::from(traffic.packet_bytes)) > MAX_TIME {
+        return Err(rate_f.clone().err(
+            ErrorKind::Relation,
+            format!(
+                "one packet ({} B) takes more than 1000000 s at this rate",
+                traffic.packet_bytes
+            ),
+        ));
+    }
     let topology = topology(p, kind)?;
     let t = sub(
         p,
@@ -450,7 +472,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
     let t = t.as_ref();
     let call_f = field(t, "call_interval");
     let mut call_interval = match call_f.clone() {
-        Some(f) => f.duration()?,
+        Some(f) => bounded(f)?,
         None if kind == RunKind::Admission => {
             return Err(p.err(
                 ErrorKind::BadValue,
@@ -503,6 +525,13 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         start_state: choice_or(t, "start_state", &["stationary", "on"], "stationary")?.into(),
         long_haul_share: num_or(t, "long_haul_share", 0.5)?,
     };
+    if population.start_spread > MAX_TIME {
+        // Only the default can get here: one mean packet interval at nominal_rate.
+        return Err(p.err(
+            ErrorKind::Relation,
+            "[pcn.population] start_spread (default: one mean packet interval at the traffic's nominal rate) is above 1000000 s: write start_spread",
+        ));
+    }
     if population.final_flows < population.base_flows && kind == RunKind::Termination {
         // final_flows may be left at its default 0: then the error names base_flows.
         let f = field(t, "final_flows")
