@@ -267,3 +267,33 @@ fn frames_above_aal5_and_times_above_a_million_seconds_are_refused() {
         assert!(e.to_string().contains(word), "{to}: {e}");
     }
 }
+
+/// `qoslab run`/`validate` dispatch on `is_atm`: a file meant as ATM with a wrong `atm`
+/// value was read as an IP scenario ("atm: unknown key in the top level"); now it reaches
+/// the ATM reader, which names the key and what is allowed. Files of one kind with the
+/// other kind's keys are refused by the reader they reach, naming the foreign key.
+#[test]
+fn dispatch_sends_every_atm_file_to_the_atm_reader() {
+    use qoslab_sim::atm::scenario::is_atm;
+    for (value, word) in [
+        ("\"yes\"", "expected true or false"),
+        ("false", "an ATM scenario says `atm = true`"),
+    ] {
+        let text = OK.replacen("atm = true", &format!("atm = {value}"), 1);
+        assert!(is_atm(&text), "{value}");
+        let e = parse_str(&text, "bad.toml").unwrap_err();
+        assert_eq!((e.line(), e.path()), (Some(1), "atm"), "{e}");
+        assert!(e.to_string().contains(word), "{word}: {e}");
+    }
+    // ATM with a [pcn] table: the ATM reader names `pcn`.
+    let e = parse_str(&format!("{OK}[pcn]\nkind = \"static\"\n"), "bad.toml").unwrap_err();
+    assert_eq!(e.path(), "pcn", "{e}");
+    assert!(e.to_string().contains("unknown key"), "{e}");
+    // PCN with an ATM key: the PCN reader (it has a [pcn] table, no `atm`) names it.
+    let pcn = "name = \"x\"\n[pcn]\nkind = \"static\"\n";
+    assert!(!is_atm(pcn) && qoslab_sim::pcn::is_pcn_scenario(pcn));
+    let e = qoslab_sim::pcn::parse_str(pcn, "bad.toml").unwrap_err();
+    assert_eq!(e.path(), "name", "{e}");
+    assert!(e.to_string().contains("everything goes under [pcn]"), "{e}");
+    assert!(!is_atm("not toml ["));
+}

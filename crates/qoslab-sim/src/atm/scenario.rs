@@ -126,13 +126,13 @@ const VC_KEYS: &[&str] = &[
     "connections",
 ];
 
-/// True if the text declares `atm = true` at its top level (how `qoslab run` tells an ATM
-/// scenario from an IP one). Invalid TOML answers false (the IP reader then reports it).
+/// True if the text has an `atm` key at its top level, whatever its value (how `qoslab
+/// run` tells an ATM scenario from an IP one): `atm = "yes"` or `atm = false` then get the
+/// ATM reader's error on that key rather than the IP reader's "unknown key `atm`".
+/// Invalid TOML answers false (the IP reader then reports it).
 pub fn is_atm(text: &str) -> bool {
     text.parse::<toml::Table>()
-        .ok()
-        .and_then(|t| t.get("atm").and_then(|v| v.as_bool()))
-        .unwrap_or(false)
+        .is_ok_and(|t| t.contains_key("atm"))
 }
 
 /// Reads an ATM scenario file from disk.
