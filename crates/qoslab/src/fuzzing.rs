@@ -8,6 +8,8 @@
 //! | `scenario_text` | any text as a scenario file: read and validate; a scenario that validates is built into a simulator and run for at most [`RUN_CAP`] of simulated time, which must end in a result or a located error, never a panic |
 //! | `chain_text` | any text as a `qoslab condition` chain file |
 //! | `csv_trace`, `pcap_trace`, `pcapng_trace` | any bytes as a trace, read to the end |
+//! | `pcn_scenario_text` | any text as a PCN scenario file (`[pcn]`): read and validate; a scenario that validates and is small enough (see [`pcn_scenario_text`]) is run for at most [`PCN_RUN_CAP`], which must end in a result that passed the conservation check, never a panic or an engine error |
+//! | `atm_scenario_text` | any text as an ATM/GFR scenario file (`atm = true`): read and validate; a scenario that validates must be accepted by the engine and, if small enough (see [`atm_scenario_text`]), run for at most [`ATM_RUN_CAP`] to a result that passed the conservation check |
 //! | `generated_scenario` | bytes steer a generator of *valid* scenarios (small topologies, any mix of sources, conditioners and queues): each must validate, run, conserve packets, and give the identical `summary.json` when run twice with the same seed |
 
 use std::io::Cursor;
@@ -38,6 +40,100 @@ pub fn scenario_text(data: &[u8]) {
         if let Err(e) = sim.run() {
             panic!("a validated scenario failed at run time: {e}");
         }
+    }
+}
+
+/// Simulated time a fuzzed PCN scenario is run for at most.
+pub const PCN_RUN_CAP: Duration = Duration::from_millis(300);
+/// Simulated time a fuzzed ATM scenario is run for at most.
+pub const ATM_RUN_CAP: Duration = Duration::from_millis(100);
+/// Work budget of one fuzzed run, in packets (PCN, counted per hop) or cells (ATM, counted
+/// per link direction at line rate): a larger scenario is validated but not run, so that
+/// every execution stays short (the fuzzer looks for crashes, not for long runs).
+pub const RUN_BUDGET: f64 = 200_000.0;
+
+/// Any text as a PCN scenario file. A scenario that validates is shortened to
+/// [`PCN_RUN_CAP`] (its measurement windows clamped into the shortened run, keeping their
+/// order) and, if its estimated packet count is within [`RUN_BUDGET`], run: the run must
+/// succeed (the engine accepts every validated scenario and the conservation check holds).
+pub fn pcn_scenario_text(data: &[u8]) {
+    use qoslab_sim::pcn::spec::{RunKind, TopologySpec};
+    let Some(t) = text(data) else { return };
+    let Ok(mut s) = qoslab_sim::pcn::parse_str(t, "fuzz.toml") else {
+        return;
+    };
+    let d = s.duration.min(PCN_RUN_CAP);
+    s.duration = d;
+    let m = &mut s.measure;
+    for (from, to) in [
+        (&mut m.oa_from, &mut m.oa_to),
+        (&mut m.ot_from, &mut m.ot_to),
+    ] {
+        if *to > d {
+            *to = d;
+            *from = (*from).min(Duration(d.as_nanos() - 1));
+        }
+    }
+    // Work estimate: flows × packets per flow × PCN hops.
+    let (links, ieas) = match s.topology {
+        TopologySpec::Single { .. } => (1.0, 1.0),
+        TopologySpec::Rtt { ingresses, .. } => (1.0, f64::from(ingresses)),
+        TopologySpec::ParkingLot { bottlenecks, .. } => {
+            (f64::from(bottlenecks), f64::from(bottlenecks) + 1.0)
+        }
+    };
+    let secs = d.as_secs_f64();
+    let flows = match s.kind {
+        RunKind::Admission => ieas * (secs / s.admission.call_interval.as_secs_f64() + 1.0),
+        _ => links * f64::from(s.population.base_flows.max(s.population.final_flows)),
+    };
+    let per_flow = secs / s.traffic.interval.as_secs_f64() + 1.0;
+    if ieas > 2_000.0 || flows * per_flow * links > RUN_BUDGET {
+        return;
+    }
+    let seed = s.seed;
+    if let Err(e) = qoslab_sim::pcn::run(&s, seed) {
+        panic!("a validated PCN scenario failed at run time: {e}");
+    }
+}
+
+/// Any text as an ATM scenario file. A scenario that validates must be accepted by the
+/// engine (`AtmSim::new`: the reader refuses everything the engine would); shortened to
+/// [`ATM_RUN_CAP`] and, if within [`RUN_BUDGET`] cells at line rate, at most 64 TCP
+/// connections and 64 VCs, it is run: the run must succeed (conservation included).
+pub fn atm_scenario_text(data: &[u8]) {
+    use qoslab_sim::atm::AtmSim;
+    let Some(t) = text(data) else { return };
+    let Ok(mut s) = qoslab_sim::atm::scenario::parse_str(t, "fuzz.toml") else {
+        return;
+    };
+    let seed = s.seed;
+    let big = s.buffer.size > 1 << 16
+        || s.vcs.len() > 64
+        || s.links.len() > 256
+        || s.vcs.iter().map(|v| u64::from(v.connections)).sum::<u64>() > 64;
+    if big {
+        // Too large to build here; the engine must still accept it (checked on a copy
+        // without its bulk would not be the same scenario, so only validation is fuzzed).
+        return;
+    }
+    if let Err(e) = AtmSim::new(s.clone(), seed) {
+        panic!("a validated ATM scenario was refused by the engine: {e}");
+    }
+    s.duration = s.duration.min(ATM_RUN_CAP);
+    s.warmup = s.warmup.min(Duration(s.duration.as_nanos() / 2));
+    let cells: f64 = s
+        .links
+        .iter()
+        .map(|l| 2.0 * l.rate.bps() as f64 / 424.0 * s.duration.as_secs_f64())
+        .sum();
+    if cells > RUN_BUDGET {
+        return;
+    }
+    let sim = AtmSim::new(s, seed)
+        .unwrap_or_else(|e| panic!("a shortened ATM scenario was refused by the engine: {e}"));
+    if let Err(e) = sim.run() {
+        panic!("a validated ATM scenario failed at run time: {e}");
     }
 }
 

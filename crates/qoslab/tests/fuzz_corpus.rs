@@ -72,3 +72,13 @@ fn generated_scenarios_validate_run_and_repeat() {
         qoslab::fuzzing::generated_scenario(&bytes);
     }
 }
+
+#[test]
+fn pcn_scenario_text_corpus() {
+    replay("pcn_scenario_text", qoslab::fuzzing::pcn_scenario_text);
+}
+
+#[test]
+fn atm_scenario_text_corpus() {
+    replay("atm_scenario_text", qoslab::fuzzing::atm_scenario_text);
+}

@@ -111,7 +111,9 @@ pub fn new_fgcra(vc: &VcSpec) -> Result<FGcra, String> {
     let cdvt = vc.cdvt.unwrap_or(Duration::ZERO);
     FGcra::new(FGcraParams {
         mcr,
-        tolerance: Duration(Duration::from_secs_f64(bt_s).0 + cdvt.0),
+        // Saturating: a tiny MCR with a huge MBS puts BT beyond u64 ns (an unbounded
+        // tolerance either way).
+        tolerance: Duration::from_secs_f64(bt_s) + cdvt,
         mfs_cells: vc.mfs,
         conformance: GfrConformance::Gfr2,
     })

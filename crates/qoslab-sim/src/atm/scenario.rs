@@ -95,6 +95,23 @@ const BUFFER_KEYS: &[&str] = &[
     "dfba_alpha",
     "dfba_share",
 ];
+/// Largest switch buffer (cells) a file may ask for.
+pub const MAX_BUFFER_CELLS: u32 = 1 << 20;
+/// Largest AAL5 CPCS-SDU (ITU-T I.363.5): the largest TCP segment plus header.
+pub const MAX_FRAME_BYTES: u64 = 65_535;
+/// Longest time an ATM file may give (durations, delays, jitter, TCP timers): sums of a
+/// few stay far inside the engine's u64 nanoseconds.
+pub const MAX_TIME: Duration = Duration::from_secs(1_000_000);
+
+fn bounded(f: Field<'_>, d: Duration) -> Res<Duration> {
+    if d > MAX_TIME {
+        return Err(f.err(ErrorKind::BadValue, "at most 1000000 s"));
+    }
+    Ok(d)
+}
+
+/// Most TCP connections of one VC.
+pub const MAX_CONNECTIONS: u32 = 100_000;
 const NODE_KEYS: &[&str] = &["name", "count", "kind"];
 const LINK_KEYS: &[&str] = &["from", "to", "count", "rate", "delay"];
 const VC_KEYS: &[&str] = &[
@@ -109,13 +126,13 @@ const VC_KEYS: &[&str] = &[
     "connections",
 ];
 
-/// True if the text declares `atm = true` at its top level (how `qoslab run` tells an ATM
-/// scenario from an IP one). Invalid TOML answers false (the IP reader then reports it).
+/// True if the text has an `atm` key at its top level, whatever its value (how `qoslab
+/// run` tells an ATM scenario from an IP one): `atm = "yes"` or `atm = false` then get the
+/// ATM reader's error on that key rather than the IP reader's "unknown key `atm`".
+/// Invalid TOML answers false (the IP reader then reports it).
 pub fn is_atm(text: &str) -> bool {
     text.parse::<toml::Table>()
-        .ok()
-        .and_then(|t| t.get("atm").and_then(|v| v.as_bool()))
-        .unwrap_or(false)
+        .is_ok_and(|t| t.contains_key("atm"))
 }
 
 /// Reads an ATM scenario file from disk.
@@ -165,13 +182,15 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
     };
     let seed = root.get("seed").map_or(Ok(1), |f| f.uint(u64::MAX))?;
     let (duration, warmup) = run_window(root)?;
+    bounded(root.req("duration")?, duration)?;
     let framing = match root.get("framing") {
         None => Framing::Raw,
         Some(f) => Framing::from_name(f.choice(&Framing::NAMES)?).expect("a listed name"),
     };
-    let start_jitter = root
-        .get("start_jitter")
-        .map_or(Ok(Duration::ZERO), Field::duration)?;
+    let start_jitter = match root.get("start_jitter") {
+        None => Duration::ZERO,
+        Some(f) => bounded(f.clone(), f.duration()?)?,
+    };
     let tagging = root.get("tagging").map_or(Ok(true), Field::bool)?;
     let tcp = match root.get("tcp") {
         None => flow::tcp(&Tbl {
@@ -191,6 +210,54 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
             flow::tcp(&t)?
         }
     };
+    // Frames: AAL5 carries at most 65,535 bytes per CPCS-SDU (ITU-T I.363.5), which also
+    // keeps cell counts far inside u32.
+    for (key, bytes) in [("mss", tcp.mss), ("ack_size", tcp.ack_size)] {
+        if u64::from(bytes) + u64::from(tcp.header) > MAX_FRAME_BYTES {
+            let f = root
+                .get("tcp")
+                .map(Field::table)
+                .transpose()?
+                // The culprit: the header if it alone is too large, else this size.
+                .and_then(|t| {
+                    let first = if u64::from(tcp.header) > MAX_FRAME_BYTES {
+                        "header"
+                    } else {
+                        key
+                    };
+                    t.get(first).or(t.get(key)).or(t.get("header"))
+                });
+            let msg = format!(
+                "{key} + header = {} B is above {MAX_FRAME_BYTES} B, the largest AAL5 CPCS-SDU (ITU-T I.363.5)",
+                u64::from(bytes) + u64::from(tcp.header)
+            );
+            return Err(match f {
+                Some(f) => f.err(ErrorKind::Relation, msg),
+                None => root.err(ErrorKind::Relation, msg),
+            });
+        }
+    }
+    // TCP timers: sums and multiples of them stay inside u64 nanoseconds.
+    for (key, d) in [
+        ("min_rto", tcp.min_rto),
+        ("max_rto", tcp.max_rto),
+        ("initial_rto", tcp.initial_rto),
+        ("clock_granularity", tcp.clock_granularity),
+        ("delayed_ack", tcp.delayed_ack.unwrap_or(Duration::ZERO)),
+    ] {
+        if d > MAX_TIME {
+            let f = root
+                .get("tcp")
+                .map(Field::table)
+                .transpose()?
+                .and_then(|t| t.get(key));
+            let msg = format!("tcp.{key}: at most 1000000 s");
+            return Err(match f {
+                Some(f) => f.err(ErrorKind::BadValue, msg),
+                None => root.err(ErrorKind::BadValue, msg),
+            });
+        }
+    }
     // Nodes.
     let mut nodes = Vec::new();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
@@ -256,7 +323,8 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
             if rate.0 == 0 {
                 return Err(rf.err(ErrorKind::BadValue, "must be > 0"));
             }
-            let delay = t.req("delay")?.duration()?;
+            let df = t.req("delay")?;
+            let delay = bounded(df.clone(), df.duration()?)?;
             links.push(AtmLink {
                 from,
                 to,
@@ -268,7 +336,14 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
     // Buffer.
     let bt = root.req("buffer")?.table()?;
     bt.check_keys(BUFFER_KEYS, "[buffer]")?;
-    let size = positive_u32(bt.req("size")?, "size")?;
+    let size_f = bt.req("size")?;
+    let size = positive_u32(size_f.clone(), "size")?;
+    if size > MAX_BUFFER_CELLS {
+        return Err(size_f.err(
+            ErrorKind::BadValue,
+            format!("at most {MAX_BUFFER_CELLS} cells (2^20; the engine reserves the whole buffer of every switch port)"),
+        ));
+    }
     let pf = bt.req("policy")?;
     let cells = |key: &str| -> Res<u32> {
         let f = bt.req(key)?;
@@ -283,10 +358,20 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
     };
     let lbo_hbo = || -> Res<(u32, u32)> {
         let (lbo, hbo) = (cells("lbo")?, cells("hbo")?);
+        // Double EPD, DFBA (its (X − L)/(H − L)) and the dynamic threshold all act on the
+        // region L < X ≤ H between the two offsets, which must not be empty.
         if lbo > hbo {
             return Err(bt.req("lbo")?.err(
                 ErrorKind::Relation,
                 format!("LBO <= HBO is broken (hbo = {hbo})"),
+            ));
+        }
+        if lbo == hbo {
+            return Err(bt.req("lbo")?.err(
+                ErrorKind::Relation,
+                format!(
+                    "LBO < HBO is broken: lbo = hbo = {hbo} leaves no region between the offsets"
+                ),
             ));
         }
         Ok((lbo, hbo))
@@ -419,13 +504,29 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
                 })
                 .min()
                 .expect("a path has links");
-            let mcr = t.req("mcr")?.rate()?;
+            let mcr_f = t.req("mcr")?;
+            let mcr = mcr_f.clone().rate()?;
+            if mcr.0 == 0 {
+                return Err(mcr_f.err(
+                    ErrorKind::BadValue,
+                    "must be > 0 (the F-GCRA's increment T = 1/MCR, and the buffer policies weight VCs by MCR)",
+                ));
+            }
             let pcr = match t.get("pcr") {
                 None => slowest,
                 Some(f) => {
                     let p = f.clone().rate()?;
                     if p.0 == 0 {
                         return Err(f.err(ErrorKind::BadValue, "must be > 0"));
+                    }
+                    if p > slowest {
+                        return Err(f.err(
+                            ErrorKind::Relation,
+                            format!(
+                                "PCR <= line rate is broken: the slowest link of the path has {} bit/s (cells cannot enter faster)",
+                                slowest.0
+                            ),
+                        ));
                     }
                     p
                 }
@@ -462,7 +563,17 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
             let cdvt = t.get("cdvt").map(Field::duration).transpose()?;
             let connections = match t.get("connections") {
                 None => 1,
-                Some(f) => positive_u32(f, "connections")?,
+                Some(f) => {
+                    let g = f.clone();
+                    let c = positive_u32(f, "connections")?;
+                    if c > MAX_CONNECTIONS {
+                        return Err(g.err(
+                            ErrorKind::BadValue,
+                            format!("at most {MAX_CONNECTIONS} connections per VC"),
+                        ));
+                    }
+                    c
+                }
             };
             vcs.push(VcSpec {
                 name,

@@ -69,9 +69,22 @@ fn sub<'a>(t: &Tbl<'a>, key: &str, allowed: &[&str]) -> Res<Option<Tbl<'a>>> {
 
 fn dur_or(t: Option<&Tbl<'_>>, key: &str, d: Duration) -> Res<Duration> {
     match t.and_then(|t| t.get(key)) {
-        Some(f) => f.duration(),
+        Some(f) => bounded(f),
         None => Ok(d),
     }
+}
+
+/// Longest time a PCN file may give (any key): sums of a few such times (a path's
+/// delays, a packet time, a run's end) stay far inside the engine's u64 nanoseconds,
+/// which a delay of `"18446744073s"` overflowed.
+pub const MAX_TIME: Duration = Duration::from_secs(1_000_000);
+
+fn bounded(f: Field<'_>) -> Res<Duration> {
+    let d = f.clone().duration()?;
+    if d > MAX_TIME {
+        return Err(f.err(ErrorKind::BadValue, "at most 1000000 s"));
+    }
+    Ok(d)
 }
 fn num_or(t: Option<&Tbl<'_>>, key: &str, d: f64) -> Res<f64> {
     match t.and_then(|t| t.get(key)) {
@@ -154,7 +167,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         _ => Scheme::Cl,
     };
     let dur_f = p.req("duration")?;
-    let duration = dur_f.clone().duration()?;
+    let duration = bounded(dur_f.clone())?;
     positive(Some(dur_f.clone()), duration)?;
     let rate_f = p.req("link_rate")?;
     let link_rate = rate_f.clone().rate()?;
@@ -175,6 +188,24 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         Some(f) => rate_or_fraction(f, link_rate)?,
         None => Rate(libm::round(link_rate.bps() as f64 * sr_d) as u64),
     };
+    if admissible_rate.bps() == 0 {
+        let f = p.get("admissible").unwrap_or(rate_f.clone());
+        return Err(f.err(
+            ErrorKind::BadValue,
+            "PCN-admissible-rate must be > 0 bit/s (a fraction of link_rate that rounds to 0 bit/s is too small)",
+        ));
+    }
+    if supportable_rate > link_rate {
+        let f = p.get("supportable").unwrap_or(rate_f.clone());
+        return Err(f.err(
+            ErrorKind::Relation,
+            format!(
+                "PCN-supportable-rate ({} bit/s) must not exceed link_rate ({} bit/s): a link cannot support more than its physical rate (§10.1: SR = 0.9 C or 0.4 C)",
+                supportable_rate.bps(),
+                link_rate.bps()
+            ),
+        ));
+    }
     if admissible_rate >= supportable_rate {
         let f = p
             .get("supportable")
@@ -197,6 +228,15 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
     }
 
     let traffic = traffic(p)?;
+    if link_rate.tx_time(u64::from(traffic.packet_bytes)) > MAX_TIME {
+        return Err(rate_f.clone().err(
+            ErrorKind::Relation,
+            format!(
+                "one packet ({} B) takes more than 1000000 s at this rate",
+                traffic.packet_bytes
+            ),
+        ));
+    }
     let topology = topology(p, kind)?;
     let t = sub(
         p,
@@ -260,12 +300,18 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
     let t = t.as_ref();
     // App. E gives no values: [G map §1.3] the SwTB values for FrTB, the MkTB values for ThTB.
     let fractional = FractionalSpec {
-        n: uint_or(t, "n", 1_000_000, 3)?.max(1) as u32,
+        n: uint_or(t, "n", 1_000_000, 3)? as u32,
         frtb_size: dur_or(t, "frtb_size", Duration::from_millis(20))?,
         frtb_threshold: dur_or(t, "frtb_threshold", Duration::from_millis(10))?,
         thtb_size: dur_or(t, "thtb_size", Duration::from_millis(10))?,
         thtb_threshold: dur_or(t, "thtb_threshold", Duration::from_millis(8))?,
     };
+    if fractional.n == 0 {
+        return Err(field(t, "n").expect("read").err(
+            ErrorKind::BadValue,
+            "must be ≥ 1 (1/N of the traffic is marked, §14)",
+        ));
+    }
     order(
         t,
         "frtb_threshold",
@@ -423,11 +469,11 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "report_interval must be shorter than measure_interval (§3.2.2)",
         ));
     }
-    if edge.l_marks == 0 || edge.m_unmarked == 0 {
-        let f = field(t, "l_marks")
-            .or(field(t, "m_unmarked"))
-            .expect("non-default");
-        return Err(f.err(ErrorKind::BadValue, "must be ≥ 1"));
+    for (k, v) in [("l_marks", edge.l_marks), ("m_unmarked", edge.m_unmarked)] {
+        if v == 0 {
+            let f = field(t, k).expect("only a written value can be 0");
+            return Err(f.err(ErrorKind::BadValue, "must be ≥ 1"));
+        }
     }
 
     let t = sub(
@@ -438,7 +484,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
     let t = t.as_ref();
     let call_f = field(t, "call_interval");
     let mut call_interval = match call_f.clone() {
-        Some(f) => f.duration()?,
+        Some(f) => bounded(f)?,
         None if kind == RunKind::Admission => {
             return Err(p.err(
                 ErrorKind::BadValue,
@@ -491,9 +537,25 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         start_state: choice_or(t, "start_state", &["stationary", "on"], "stationary")?.into(),
         long_haul_share: num_or(t, "long_haul_share", 0.5)?,
     };
+    if population.start_spread > MAX_TIME {
+        // Only the default can get here: one mean packet interval at nominal_rate.
+        return Err(p.err(
+            ErrorKind::Relation,
+            "[pcn.population] start_spread (default: one mean packet interval at the traffic's nominal rate) is above 1000000 s: write start_spread",
+        ));
+    }
     if population.final_flows < population.base_flows && kind == RunKind::Termination {
-        let f = field(t, "final_flows").expect("non-default");
-        return Err(f.err(ErrorKind::Relation, "must be ≥ base_flows"));
+        // final_flows may be left at its default 0: then the error names base_flows.
+        let f = field(t, "final_flows")
+            .or(field(t, "base_flows"))
+            .expect("base_flows > 0 was written");
+        return Err(f.err(
+            ErrorKind::Relation,
+            format!(
+                "final_flows ({}) must be ≥ base_flows ({}): the flows on each link after extra_at (§12)",
+                population.final_flows, population.base_flows
+            ),
+        ));
     }
     if !(population.long_haul_share > 0.0 && population.long_haul_share < 1.0) {
         let f = field(t, "long_haul_share").expect("non-default");
@@ -541,6 +603,22 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
     order_strict(t, "ot_from", measure.ot_from, "ot_to", measure.ot_to)?;
     positive(field(t, "fairness_bin"), measure.fairness_bin)?;
     positive(field(t, "series_bin"), measure.series_bin)?;
+    // Each bin is a counter kept per link (series) or per IEA (fairness) for the whole run.
+    for (k, bin) in [
+        ("fairness_bin", measure.fairness_bin),
+        ("series_bin", measure.series_bin),
+    ] {
+        if duration.as_nanos().div_ceil(bin.as_nanos().max(1)) > MAX_BINS {
+            let f = field(t, k).unwrap_or(dur_f.clone());
+            return Err(f.err(
+                ErrorKind::Relation,
+                format!(
+                    "{k} must be at least duration / {MAX_BINS} = {} s (at most {MAX_BINS} bins per run)",
+                    duration.as_secs_f64() / MAX_BINS as f64
+                ),
+            ));
+        }
+    }
     let window_end = match kind {
         RunKind::Admission => Some(("oa_to", measure.oa_to)),
         RunKind::Termination => Some(("ot_to", measure.ot_to)),
@@ -558,7 +636,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             ));
         }
     }
-    Ok(PcnSpec {
+    let spec = PcnSpec {
         name,
         seed,
         duration,
@@ -577,7 +655,41 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         admission,
         population,
         measure,
-    })
+    };
+    engine_params(&spec, p)?;
+    Ok(spec)
+}
+
+/// The marker and edge parameters exactly as the engine builds them: a relation that only
+/// breaks once durations are converted to bits at AR or SR (a 1 ns bucket at 1 Mb/s holds
+/// 0 bits; vq_min < vq_max in ns but equal in whole bits) is refused here, at the table
+/// of the scheme in use, rather than by the engine after reading.
+fn engine_params(s: &PcnSpec, p: &Tbl<'_>) -> Res<()> {
+    let refuse = |key: &str, what: &str, e: String| -> ScenarioError {
+        let msg = format!("{what}: {e}");
+        match p.get(key) {
+            Some(f) => f.err(ErrorKind::Relation, msg),
+            None => p.err(ErrorKind::Relation, msg),
+        }
+    };
+    let table = match s.scheme {
+        Scheme::Stm => "stm",
+        Scheme::Fractional => "fractional",
+        Scheme::Cl => "cl",
+    };
+    super::marking::LinkMarker::new(s).map_err(|e| {
+        refuse(
+            table,
+            &format!("[pcn.{table}] durations converted to bits at AR (SwTB, FrTB, virtual queue) or SR (MkTB, ThTB, CL bucket)"),
+            e,
+        )
+    })?;
+    if s.edge.terminate {
+        super::edge::Egress::new(s).map_err(|e| refuse("edge", "[pcn.edge]", e))?;
+        super::edge::Ingress::new(s, Duration::ZERO)
+            .map_err(|e| refuse("edge", "[pcn.edge]", e))?;
+    }
+    Ok(())
 }
 
 fn topology_ieas(t: &TopologySpec) -> u32 {
@@ -615,6 +727,9 @@ fn order_strict(
     }
     Ok(())
 }
+
+/// Most time bins of a rate series (`series_bin`, `fairness_bin`) over one run.
+pub const MAX_BINS: u64 = 1_000_000;
 
 const MODELS: &[&str] = &["cbr", "vbr", "svd"];
 

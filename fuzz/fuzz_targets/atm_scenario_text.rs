@@ -1,0 +1,3 @@
+#![no_main]
+// See qoslab::fuzzing::atm_scenario_text for what this target feeds and checks.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| qoslab::fuzzing::atm_scenario_text(data));
