@@ -29,6 +29,7 @@ call_interval = "1s"
 oa_from = "5s"
 oa_to = "10s"
 delay_from = "0s"
+delay_variation = true
 "#,
     )
 }
@@ -57,6 +58,7 @@ extra_at = "1s"
 ot_from = "2s"
 ot_to = "3s"
 delay = {delay}
+delay_variation = {delay}
 "#
     ))
 }
@@ -99,7 +101,10 @@ fn idle_link_delay_is_exactly_propagation_plus_transmission() {
         (d.queueing_mean_ns, d.queueing_max_ns, d.pdv_p99_ns),
         (0.0, 0, 0)
     );
-    assert_eq!((d.jitter_rfc3550_ns, d.ipdv_max_abs_ns), (0.0, 0));
+    assert_eq!(
+        (d.jitter_rfc3550_ns, d.ipdv_max_abs_ns),
+        (Some(0.0), Some(0))
+    );
     assert_eq!(d.queueing_saturated, 0);
     // The link never queued: every sojourn sample is 0.
     let s = l.sojourn.as_ref().unwrap();
@@ -136,7 +141,7 @@ fn loaded_links_queue_and_the_wait_is_carried_across_hops() {
         assert!(d.one_way.samples > 10_000, "{}", i.name);
         assert!(d.one_way.min_ns >= d.prop_tx_ns, "{}", i.name);
         assert!(d.one_way.max_ns > d.prop_tx_ns, "{}: never waited", i.name);
-        assert!(d.queueing_mean_ns > 0.0 && d.jitter_rfc3550_ns > 0.0);
+        assert!(d.queueing_mean_ns > 0.0 && d.jitter_rfc3550_ns.unwrap() > 0.0);
         assert_eq!(d.queueing_saturated, 0);
     }
     // The long haul waits at every link it crosses: its mean queueing is the sum of the
@@ -200,7 +205,14 @@ fn delay_keys_are_checked() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("delay"), "{e}");
+    let e = parse_str(&base("delay = false\ndelay_variation = true\n"), "x.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("delay_variation") && e.contains("needs delay"),
+        "{e}"
+    );
     let s = parse_str(&base(""), "x.toml").unwrap();
-    assert!(s.measure.delay);
+    assert!(s.measure.delay && !s.measure.delay_variation);
     assert_eq!(s.measure.delay_from, s.measure.oa_from);
 }

@@ -14,7 +14,9 @@
 //!   packet's event (32 bits of ns: exact up to 4.29 s; more is recorded at 4.29 s and
 //!   counted in `queueing_saturated`), so the event stays one `u64` and no per-packet
 //!   table is needed.
-//! - **Jitter and IPDV** per IEA over its aggregate: consecutive egress arrivals of the
+//! - **Jitter and IPDV** (opt-in, `[pcn.measure] delay_variation = true`: they cost
+//!   +1.2 % instructions, which would take the delay measurement past its 5 % budget) per
+//!   IEA over its aggregate: consecutive egress arrivals of the
 //!   IEA's data packets, whatever flow they belong to (`qoslab_algo::stats::DelayVariation`:
 //!   RFC 3550 §6.4.1 interarrival jitter, RFC 3393 IPDV of adjacent arrivals). The engine
 //!   does not keep per-flow state at the egress; for an aggregate on one FIFO path this is
@@ -22,8 +24,13 @@
 //! - **Sojourn** per PCN link: arrival at the link → start of transmission (0 when the
 //!   FIFO was empty) of every data packet that entered the FIFO (requests bypass it).
 //! - Samples from `[pcn.measure] delay_from` to the end (default: the run kind's window);
-//!   quantiles from `qoslab_algo::stats::LogHistogram` (nearest rank, each within 0.78 %
-//!   of the exact one; count, mean, min, max exact).
+//!   quantiles from `qoslab_algo::stats::LogHistogram` (nearest rank; count, mean, min,
+//!   max exact). Per IEA the histogram holds the *waiting time* and the fixed path time is
+//!   added when it is read: each percentile is within 0.78 % of the exact waiting time,
+//!   so closer than that to the exact delay, and a packet that did not wait (most of them
+//!   below AR) costs one counter. The class figure merges the IEAs: exactly so when they
+//!   share one fixed path time (single link), otherwise each IEA's buckets are moved by
+//!   its fixed time (`LogHistogram::merge_shifted`), within 1.56 %.
 
 pub use crate::measure::delay::DelayStats;
 use qoslab_algo::Duration;
@@ -107,11 +114,13 @@ pub struct IeaDelay {
     pub queueing_max_ns: u64,
     /// Packets whose waiting time exceeded 4.29 s (recorded at 4.29 s; should be 0).
     pub queueing_saturated: u64,
-    /// RFC 3550 §6.4.1 interarrival jitter over the IEA's consecutive egress arrivals.
-    pub jitter_rfc3550_ns: f64,
-    /// RFC 3393 IPDV of consecutive egress arrivals: mean and largest |IPDV|.
-    pub ipdv_mean_abs_ns: f64,
-    pub ipdv_max_abs_ns: u64,
+    /// RFC 3550 §6.4.1 interarrival jitter over the IEA's consecutive egress arrivals
+    /// (null unless `[pcn.measure] delay_variation = true`).
+    pub jitter_rfc3550_ns: Option<f64>,
+    /// RFC 3393 IPDV of consecutive egress arrivals: mean and largest |IPDV| (null unless
+    /// `delay_variation = true`).
+    pub ipdv_mean_abs_ns: Option<f64>,
+    pub ipdv_max_abs_ns: Option<u64>,
     /// RFC 5481 §4.2 PDV at the 99th percentile: `p99_ns − min_ns`.
     pub pdv_p99_ns: u64,
 }

@@ -506,6 +506,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "series_bin",
             "static_from",
             "delay",
+            "delay_variation",
             "delay_from",
         ],
     )?;
@@ -534,8 +535,17 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         )?,
         static_from,
         delay: bool_or(t, "delay", true)?,
+        delay_variation: bool_or(t, "delay_variation", false)?,
         delay_from: dur_or(t, "delay_from", delay_default)?,
     };
+    if let (Some(f), false) = (field(t, "delay_variation"), measure.delay) {
+        if measure.delay_variation {
+            return Err(f.err(
+                ErrorKind::Relation,
+                "delay_variation = true needs delay = true",
+            ));
+        }
+    }
     if let (Some(f), true) = (field(t, "delay_from"), measure.delay_from >= duration) {
         return Err(f.err(
             ErrorKind::Relation,
