@@ -608,7 +608,7 @@ pub fn define(id: &'static str, plan: &mut Plan, q: Quick) -> Result<TableDef, R
             }
         }
         "d" => {
-            t.title = "Table d (ours alone: the draft discusses no delay, published = —) — voice and video calls on the single link (Fig. A.1, 1 ms): one-way delay ingress -> egress (mean, p99) and the link's FIFO sojourn (mean, p99), ms; admission at the B.3 load (STM case 6, CL) over the OA window, termination at 2.0 SR over the whole run (the runs of B.3 and C.1)".into();
+            t.title = "Table d (ours alone: the draft discusses no delay, published = —) — voice and video calls on the single link (Fig. A.1; link propagation 10 ms in the admission files, 1 ms in the termination ones): one-way delay ingress -> egress (mean, p99) and the link's FIFO sojourn (mean, p99), ms; admission at the B.3 load (STM case 6, CL) over the OA window, termination at 2.0 SR over the whole run (the runs of B.3 and C.1)".into();
             t.key_names = vec!["traffic", "run"];
             t.decimals = 4;
             let avg: fn(&DelayStats) -> f64 = |d| d.mean_ns;
