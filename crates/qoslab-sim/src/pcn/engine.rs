@@ -495,14 +495,14 @@ impl<'s> Domain<'s> {
             }
         }
         let l = &mut self.links[li];
-        let next_t;
         if ev.request() {
             // Signalling: metered, not queued; transmission time only [G §5.7].
             l.requests += 1;
             if t >= m.oa_from.as_nanos() && t < m.oa_to.as_nanos() {
                 self.pending[ev.a() as usize].in_window |= 1 << h;
             }
-            next_t = t + l.tx + l.delay + next_pre;
+            let next_t = t + l.tx + l.delay + next_pre;
+            self.q.push(Time(next_t), ev.with_hop_mark(h + 1, mark));
         } else {
             if t >= m.oa_from.as_nanos() && t < m.oa_to.as_nanos() {
                 l.oa_admitted_bits += bits;
@@ -524,15 +524,13 @@ impl<'s> Domain<'s> {
             }
             let depart = t + backlog + l.tx;
             l.busy_until = depart;
-            next_t = depart + l.delay + next_pre;
+            let next_t = depart + l.delay + next_pre;
             let waited = ev
                 .a()
                 .saturating_add(u32::try_from(backlog).unwrap_or(u32::MAX));
             self.q
                 .push(Time(next_t), ev.with_hop_mark_a(h + 1, mark, waited));
-            return;
         }
-        self.q.push(Time(next_t), ev.with_hop_mark(h + 1, mark));
     }
 
     fn at_egress(&mut self, now: Time, ev: Ev) {
