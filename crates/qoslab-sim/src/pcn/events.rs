@@ -32,6 +32,12 @@ pub enum Kind {
 
 /// A packed event payload:
 /// bits 0–3 kind, 4–5 mark, 6 request, 7–11 hop, 12–31 IEA, 32–63 `a` (slot or id).
+///
+/// For a `Hop` event, `a` is: the flow slot of a data packet on its way from the source to
+/// the ingress (`hop == AT_INGRESS`); the pending call of a request; and, for a data
+/// packet inside the domain, the time (ns, saturating at `u32::MAX`) it has waited in
+/// PCN-link FIFOs so far — the flow is not needed past the ingress, and the one-way delay
+/// at the egress is the IEA's fixed path time plus this sum (`measure.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ev(pub u64);
 
@@ -80,6 +86,11 @@ impl Ev {
     #[inline]
     pub fn a(self) -> u32 {
         (self.0 >> 32) as u32
+    }
+    /// The same packet at hop `hop` with mark `mark` and `a` = `a`.
+    #[inline]
+    pub fn with_hop_mark_a(self, hop: u32, mark: u8, a: u32) -> Ev {
+        Ev((self.with_hop_mark(hop, mark).0 & 0xFFFF_FFFF) | (u64::from(a) << 32))
     }
     #[inline]
     pub fn with_hop_mark(self, hop: u32, mark: u8) -> Ev {

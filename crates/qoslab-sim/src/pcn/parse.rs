@@ -579,11 +579,21 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "fairness_bin",
             "series_bin",
             "static_from",
+            "delay",
+            "delay_variation",
+            "delay_from",
         ],
     )?;
     let t = t.as_ref();
+    let oa_from = dur_or(t, "oa_from", Duration::from_secs(200))?;
+    let static_from = dur_or(t, "static_from", Duration::from_secs(5))?;
+    let delay_default = match kind {
+        RunKind::Admission => oa_from,
+        RunKind::Termination => Duration::ZERO,
+        RunKind::Static => static_from,
+    };
     let measure = MeasureSpec {
-        oa_from: dur_or(t, "oa_from", Duration::from_secs(200))?,
+        oa_from,
         oa_to: dur_or(t, "oa_to", Duration::from_secs(300))?,
         ot_from: dur_or(t, "ot_from", Duration::from_secs(80))?,
         ot_to: dur_or(t, "ot_to", Duration::from_secs(100))?,
@@ -597,8 +607,28 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
                 Duration::from_secs(1)
             },
         )?,
-        static_from: dur_or(t, "static_from", Duration::from_secs(5))?,
+        static_from,
+        delay: bool_or(t, "delay", true)?,
+        delay_variation: bool_or(t, "delay_variation", false)?,
+        delay_from: dur_or(t, "delay_from", delay_default)?,
     };
+    if let (Some(f), false) = (field(t, "delay_variation"), measure.delay) {
+        if measure.delay_variation {
+            return Err(f.err(
+                ErrorKind::Relation,
+                "delay_variation = true needs delay = true",
+            ));
+        }
+    }
+    if let (Some(f), true) = (field(t, "delay_from"), measure.delay_from >= duration) {
+        return Err(f.err(
+            ErrorKind::Relation,
+            format!(
+                "delay_from must be before the end of the run (duration = {} s)",
+                duration.as_secs_f64()
+            ),
+        ));
+    }
     order_strict(t, "oa_from", measure.oa_from, "oa_to", measure.oa_to)?;
     order_strict(t, "ot_from", measure.ot_from, "ot_to", measure.ot_to)?;
     positive(field(t, "fairness_bin"), measure.fairness_bin)?;

@@ -222,6 +222,21 @@ pub struct MeasureSpec {
     pub series_bin: Duration,
     /// Marking-function window (static runs).
     pub static_from: Duration,
+    /// Delay measurement on (`[pcn.measure] delay`, default true): one-way delay per IEA
+    /// and for the run's traffic class, RFC 3550 jitter / RFC 3393 IPDV per IEA, FIFO
+    /// sojourn per PCN link (see `measure.rs`). Off, the run's other results are identical
+    /// (the queueing time is carried in the packet either way).
+    pub delay: bool,
+    /// RFC 3550 jitter and RFC 3393 IPDV per IEA aggregate (`[pcn.measure]
+    /// delay_variation`, default false: +1.2 % instructions on top of `delay`'s ~4.4 %, and
+    /// over an aggregate they mix the IEA's flows).
+    pub delay_variation: bool,
+    /// Delay samples are taken from this time on (egress arrivals for one-way delay, link
+    /// arrivals for sojourn) to the end of the run. Default: the start of the run kind's
+    /// window: `oa_from` (admission: the admitted population's steady state), 0
+    /// (termination: the overload and its removal are the interesting part), `static_from`
+    /// (static).
+    pub delay_from: Duration,
 }
 
 /// A validated PCN scenario.

@@ -87,6 +87,13 @@ pub fn run(
                     t.raw_s, t.table_s
                 ));
             }
+            if let Some(s) = &l.sojourn {
+                line.push_str(&format!(
+                    "; sojourn mean {:.3} ms, p99 {:.3} ms",
+                    s.mean_ns * 1e-6,
+                    s.p99_ns as f64 * 1e-6
+                ));
+            }
             if let (Some(r), Some(m)) = (l.static_rate_bps, l.static_marked_fraction) {
                 line.push_str(&format!(
                     "; rate {r:.0} bit/s, marked {:.4} / {:.4}",
@@ -103,6 +110,21 @@ pub fn run(
             println!(
                 "  calls: {off} offered, {adm} admitted, {} blocked",
                 off - adm
+            );
+        }
+        if let Some(d) = &r.delay {
+            let o = &d.one_way;
+            println!(
+                "  one-way delay ({}, {} packets from {} s): mean {:.3} ms, p50 {:.3}, p90 {:.3}, p99 {:.3}, min {:.3}, max {:.3} ms",
+                d.traffic,
+                o.samples,
+                d.from_s,
+                o.mean_ns * 1e-6,
+                o.p50_ns as f64 * 1e-6,
+                o.p90_ns as f64 * 1e-6,
+                o.p99_ns as f64 * 1e-6,
+                o.min_ns as f64 * 1e-6,
+                o.max_ns as f64 * 1e-6
             );
         }
         if !r.terminations.is_empty() {

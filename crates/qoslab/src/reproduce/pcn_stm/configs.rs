@@ -140,6 +140,7 @@ pub fn admission(
         s.duration = Duration::from_secs(60);
         s.measure.oa_from = Duration::from_secs(30);
         s.measure.oa_to = Duration::from_secs(60);
+        s.measure.delay_from = s.measure.oa_from; // delay over the OA window, as the file does
     }
     let key = format!(
         "adm/{}/{}/{}{}{}",
@@ -202,6 +203,7 @@ pub fn marking(scheme: Scheme, flows: u32, q: Quick) -> Result<(String, PcnSpec)
     if q.on {
         s.duration = Duration::from_secs(12);
         s.measure.static_from = Duration::from_secs(2);
+        s.measure.delay_from = s.measure.static_from;
     }
     debug_assert_eq!(s.kind, RunKind::Static);
     let key = format!("mark/{}/{flows}", scheme_key(scheme));

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use qoslab_sim::pcn::measure::DelayStats;
 use qoslab_sim::pcn::spec::Scheme;
 use qoslab_sim::pcn::PcnResult;
 
@@ -28,6 +29,7 @@ pub const IDS: &[&str] = &[
     "c4",
     "c5",
     "c6",
+    "d",
     "fig_marking",
     "fig_termination",
     "fig_fairness",
@@ -122,6 +124,15 @@ fn tt_iea(iea: usize, raw: bool) -> Metric {
             t.table_s
         }
     })
+}
+
+/// One-way delay of the run's traffic class (all IEAs), ms.
+fn delay_ms(pick: fn(&DelayStats) -> f64) -> Metric {
+    Box::new(move |r: &PcnResult| r.delay.as_ref().map(|d| pick(&d.one_way) * 1e-6))
+}
+/// FIFO sojourn on PCN link `link`, ms.
+fn sojourn_ms(link: usize, pick: fn(&DelayStats) -> f64) -> Metric {
+    Box::new(move |r: &PcnResult| r.links.get(link)?.sojourn.as_ref().map(|s| pick(s) * 1e-6))
 }
 
 fn mean(v: &[f64]) -> f64 {
@@ -594,6 +605,69 @@ pub fn define(id: &'static str, plan: &mut Plan, q: Quick) -> Result<TableDef, R
                                 published: None,
                             },
                         ],
+                    });
+                }
+            }
+        }
+        "d" => {
+            t.title = "Table d (ours alone: the draft discusses no delay, published = —) — voice and video calls on the single link (Fig. A.1; link propagation 10 ms in the admission files, 1 ms in the termination ones): one-way delay ingress -> egress (mean, p99) and the link's FIFO sojourn (mean, p99), ms; admission at the B.3 load (STM case 6, CL) over the OA window, termination at 2.0 SR over the whole run (the runs of B.3 and C.1)".into();
+            t.key_names = vec!["traffic", "run"];
+            t.decimals = 4;
+            let avg: fn(&DelayStats) -> f64 = |d| d.mean_ns;
+            let p99: fn(&DelayStats) -> f64 = |d| d.p99_ns as f64;
+            for tr in TRAFFIC {
+                let runs = [
+                    (
+                        "admission",
+                        configs::admission(tr, Topo::Single, Scheme::Stm, 6, false, q),
+                        configs::admission(tr, Topo::Single, Scheme::Cl, 6, false, q),
+                    ),
+                    (
+                        "termination 2.0 SR",
+                        configs::termination(tr, Topo::Single, Scheme::Stm, 2.0, q),
+                        configs::termination(tr, Topo::Single, Scheme::Cl, 2.0, q),
+                    ),
+                ];
+                for (run, stm, cl) in runs {
+                    let (s, c) = (plan.want(stm)?, plan.want(cl)?);
+                    let mut cells = Vec::new();
+                    for (cfg, cols) in [
+                        (
+                            s,
+                            [
+                                "stm_delay_mean_ms",
+                                "stm_delay_p99_ms",
+                                "stm_sojourn_mean_ms",
+                                "stm_sojourn_p99_ms",
+                            ],
+                        ),
+                        (
+                            c,
+                            [
+                                "cl_delay_mean_ms",
+                                "cl_delay_p99_ms",
+                                "cl_sojourn_mean_ms",
+                                "cl_sojourn_p99_ms",
+                            ],
+                        ),
+                    ] {
+                        let ms = [
+                            delay_ms(avg),
+                            delay_ms(p99),
+                            sojourn_ms(0, avg),
+                            sojourn_ms(0, p99),
+                        ];
+                        for (col, m) in cols.into_iter().zip(ms) {
+                            cells.push(Cell {
+                                col,
+                                src: Src::Seeds(cfg, m),
+                                published: None,
+                            });
+                        }
+                    }
+                    t.rows.push(Row {
+                        keys: vec![tr.into(), run.into()],
+                        cells,
                     });
                 }
             }
