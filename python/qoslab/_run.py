@@ -106,9 +106,8 @@ def run(scenario, seed=None):
 
     The GIL is released while the simulation runs (other threads go on; runs in several
     threads use several cores). Ctrl-C raises ``KeyboardInterrupt``: an IP or ATM run
-    stops within about ``EVENTS_PER_CHECK`` events; a PCN run (whose engine cannot be
-    stopped from outside) returns within 20 ms and is left to finish on a thread of its
-    own, its result dropped. A failed conservation check raises ``RuntimeError``; a refused
+    stops within about ``EVENTS_PER_CHECK`` events, a PCN run within one of its 1,000
+    slices of simulated time. A failed conservation check raises ``RuntimeError``; a refused
     scenario ``ScenarioError``.
     """
     kind, summary, tables = _native.run(_scenario(scenario), seed)

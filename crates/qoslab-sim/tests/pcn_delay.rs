@@ -216,3 +216,30 @@ fn delay_keys_are_checked() {
     assert!(s.measure.delay && !s.measure.delay_variation);
     assert_eq!(s.measure.delay_from, s.measure.oa_from);
 }
+
+/// `run_driven` (slices of simulated time, as the Python bindings drive a run for Ctrl-C)
+/// gives exactly `run`'s result, on a run whose OT-window snapshot falls inside a slice;
+/// and it stops when asked.
+#[test]
+fn a_sliced_run_equals_a_one_shot_run() {
+    let s = loaded_parking_lot(true);
+    let one = serde_json::to_string(&run(&s, 3).unwrap()).unwrap();
+    for slices in [1, 7, 1000] {
+        let sliced = qoslab_sim::pcn::run_driven(&s, 3, slices, |_| true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            serde_json::to_string(&sliced).unwrap(),
+            one,
+            "{slices} slices"
+        );
+    }
+    let mut asked = 0;
+    let stopped = qoslab_sim::pcn::run_driven(&s, 3, 10, |_| {
+        asked += 1;
+        asked < 2
+    })
+    .unwrap();
+    assert!(stopped.is_none());
+    assert_eq!(asked, 2);
+}

@@ -23,15 +23,11 @@
 //! `links[L1].over_admission.oa_pct`, `vcs[VC1].data.cells_dropped_clp1`). Lists of
 //! unnamed entries (terminations, fairness points, series) are left to `qoslab.run`.
 //!
-//! Ctrl-C: IP and ATM runs are driven in slices ([`super::drive_with`]: `run_until`, the
-//! same events in the same order as a one-shot run) and stop at the next slice. The PCN
-//! engine has no way to stop between events from outside (`pcn::run` takes a private
-//! snapshot at the OT window's start between its two `run_until` calls), so a PCN run goes
-//! on a thread of its own and the caller's check is asked every [`POLL`] while it waits:
-//! on "stop" the caller gets
-//! [`RunError::Cancelled`] at once and the run's thread is left to finish on its own, its
-//! result dropped (it ends with the process; in a long-lived process it uses a core until
-//! its run would have ended).
+//! Ctrl-C: every run is driven in slices and stops at the next slice. IP and ATM runs go
+//! through [`super::drive_with`] (`run_until`, the same events in the same order as a
+//! one-shot run); PCN runs through `qoslab_sim::pcn::run_driven` ([`PCN_SLICES`] slices of
+//! simulated time, the OT-window snapshot at its exact instant, the result identical to
+//! `pcn::run`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -48,9 +44,6 @@ use serde_json::Value as Json;
 
 use super::arrow::{flatten_skipping, json_column, one_str, one_u64, records_json, RunOutput};
 use super::{set, Override, RunError, SetError};
-
-/// How often a PCN or ATM run's waiting caller asks its check.
-pub const POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Which engine a scenario text is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,38 +136,8 @@ pub enum AnyOutput {
     Atm(Box<AtmResult>),
 }
 
-/// Runs `f` on a thread of its own and waits for it, asking `keep_going` every [`POLL`]
-/// (with 0: the fraction done is not known); on "stop" returns `Cancelled` at once and
-/// leaves the thread to finish on its own.
-fn run_detached<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, String> + Send + 'static,
-    mut keep_going: impl FnMut(f64) -> bool,
-) -> Result<T, RunError> {
-    use std::sync::mpsc::RecvTimeoutError;
-    if !keep_going(0.0) {
-        return Err(RunError::Cancelled);
-    }
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("qoslab-run".into())
-        .spawn(move || {
-            let _ = tx.send(f()); // the caller may have gone (cancelled)
-        })
-        .map_err(|e| RunError::Failed(format!("cannot start a run thread: {e}")))?;
-    loop {
-        match rx.recv_timeout(POLL) {
-            Ok(r) => return r.map_err(RunError::Failed),
-            Err(RecvTimeoutError::Timeout) => {
-                if !keep_going(0.0) {
-                    return Err(RunError::Cancelled);
-                }
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(RunError::Failed("the run's thread panicked".into()))
-            }
-        }
-    }
-}
+/// Slices of simulated time a PCN run is driven in (a check for Ctrl-C after each).
+pub const PCN_SLICES: u32 = 1000;
 
 /// Runs a scenario of any kind with `seed` (conservation checked by each engine).
 pub fn run_any(
@@ -188,11 +151,13 @@ pub fn run_any(
             super::drive(&mut sim, keep_going)?;
             super::collect(sim).map(|o| AnyOutput::Ip(Box::new(o)))
         }
-        AnyScenario::Pcn(s) => run_detached(
-            move || qoslab_sim::pcn::run(&s, seed).map(Box::new),
-            keep_going,
-        )
-        .map(AnyOutput::Pcn),
+        AnyScenario::Pcn(s) => {
+            match qoslab_sim::pcn::run_driven(&s, seed, PCN_SLICES, keep_going) {
+                Ok(Some(r)) => Ok(AnyOutput::Pcn(Box::new(r))),
+                Ok(None) => Err(RunError::Cancelled),
+                Err(e) => Err(RunError::Failed(e)),
+            }
+        }
         AnyScenario::Atm(s) => {
             let mut sim = AtmSim::new(*s, seed).map_err(RunError::Failed)?;
             super::drive_with(
@@ -522,7 +487,7 @@ series_bin = "0.5s"
     }
 
     #[test]
-    fn a_run_on_its_own_thread_stops_when_asked() {
+    fn a_pcn_run_stops_between_slices_when_asked() {
         let sc = load_any(&PCN.replace("\"3s\"", "\"300s\""), "pcn.toml", &[]).unwrap();
         let t0 = std::time::Instant::now();
         let mut n = 0;

@@ -966,6 +966,37 @@ pub fn run(spec: &PcnSpec, seed: u64) -> Result<PcnResult, String> {
     d.finish()
 }
 
+/// [`run`] in `slices` equal slices of simulated time, asking `keep_going(fraction done)`
+/// after each: `Ok(None)` when it says stop (a caller's Ctrl-C), else the very result of
+/// [`run`]. The slices only bound `run_until` calls, which pop the same events in the same
+/// order, and the OT-window snapshot is taken at exactly `ot_from` as in [`run`], so the
+/// result is identical (tested: `a_sliced_run_equals_a_one_shot_run`).
+pub fn run_driven(
+    spec: &PcnSpec,
+    seed: u64,
+    slices: u32,
+    mut keep_going: impl FnMut(f64) -> bool,
+) -> Result<Option<PcnResult>, String> {
+    let mut d = Domain::new(spec, seed)?;
+    let end = spec.duration.as_nanos();
+    let ot_from = spec.measure.ot_from.as_nanos();
+    let mut ot_noted = ot_from >= end;
+    let slices = u64::from(slices.max(1));
+    for k in 1..=slices {
+        let b = (u128::from(end) * u128::from(k) / u128::from(slices)) as u64;
+        if !ot_noted && ot_from <= b {
+            d.run_until(Time(ot_from));
+            d.note_ot_start();
+            ot_noted = true;
+        }
+        d.run_until(Time(b));
+        if k < slices && !keep_going(k as f64 / slices as f64) {
+            return Ok(None);
+        }
+    }
+    d.finish().map(Some)
+}
+
 /// Waiting-time figures `q` turned into one-way delay figures: `fixed` added to each (all
 /// zero without samples).
 fn shifted(q: Quantiles, fixed: u64) -> DelayStats {

@@ -44,7 +44,7 @@ pub mod spec;
 pub mod topology;
 pub mod traffic;
 
-pub use engine::run;
+pub use engine::{run, run_driven};
 pub use measure::PcnResult;
 pub use parse::{is_pcn_scenario, load, parse_str};
 pub use spec::PcnSpec;

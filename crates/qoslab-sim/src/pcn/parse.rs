@@ -692,7 +692,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
 
 /// The marker and edge parameters exactly as the engine builds them: a relation that only
 /// breaks once durations are converted to bits at AR or SR (a 1 ns bucket at 1 Mb/s holds
-/// 0 bits; vq_min < vq_max in ns but equal in whole bits) is refused here, at the table
+/// 0 bits) is refused here, at the table
 /// of the scheme in use, rather than by the engine after reading.
 fn engine_params(s: &PcnSpec, p: &Tbl<'_>) -> Res<()> {
     let refuse = |key: &str, what: &str, e: String| -> ScenarioError {

@@ -163,8 +163,21 @@ fn size_or(t: &Tbl<'_>, key: &str, default: u32, min: u64) -> Res<u32> {
     t.get(key).map_or(Ok(default), |f| f.size_u32(min))
 }
 
+/// Longest TCP timer a file may give (RTO bounds, clock granularity): the RTT estimator
+/// multiplies and adds such values in u64 nanoseconds, so they are kept far inside its range.
+pub const MAX_TCP_TIMER: Duration = Duration::from_secs(1_000_000);
+
 fn duration_or(t: &Tbl<'_>, key: &str, default: Duration) -> Res<Duration> {
-    t.get(key).map_or(Ok(default), Field::duration)
+    match t.get(key) {
+        None => Ok(default),
+        Some(f) => {
+            let d = f.clone().duration()?;
+            if d > MAX_TCP_TIMER {
+                return Err(f.err(ErrorKind::BadValue, "at most 1000000 s"));
+            }
+            Ok(d)
+        }
+    }
 }
 
 /// A positive duration.
@@ -173,7 +186,9 @@ fn positive_duration_or(t: &Tbl<'_>, key: &str, default: Duration) -> Res<Durati
         None => Ok(default),
         Some(f) => {
             let d = f.clone().duration()?;
-            if d == Duration::ZERO {
+            if d > MAX_TCP_TIMER {
+                Err(f.err(ErrorKind::BadValue, "at most 1000000 s"))
+            } else if d == Duration::ZERO {
                 Err(f.err(
                     ErrorKind::BadValue,
                     "must be > 0 (a zero timeout would fire in the same instant forever)",
