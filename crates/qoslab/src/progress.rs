@@ -117,6 +117,8 @@ impl Bar {
     pub fn finish(&mut self) {
         if let Mode::Term(Some(b)) = &self.mode {
             b.finish();
+            // indicatif leaves the cursor after the finished bar: end its line.
+            eprintln!();
         }
     }
 }

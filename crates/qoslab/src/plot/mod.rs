@@ -28,7 +28,7 @@
 //!
 //! Why not `plotters` (issue 15, measured 2026-11-24): with `default-features = false,
 //! features = ["svg_backend", "line_series", "point_series"]` it builds in ~2.6 CPU-s at
-//! opt-level 0 (6 crates) and needs no font: without `ttf` or `ab_glyph` its text layout is
+//! opt-level 0 (5 crates) and needs no font: without `ttf` or `ab_glyph` its text layout is
 //! a fixed estimate (`style/font/naive.rs`: width = 0.7 em per byte) and the SVG backend
 //! writes `<text>` elements, so output can be byte-identical across machines. The default
 //! features pull `ttf` (font-kit, system fonts via fontconfig), whose metrics differ by
