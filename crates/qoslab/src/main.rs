@@ -5,7 +5,6 @@
 //! Exit status: 0 success, 2 bad input (scenario, chain or trace file), 1 internal failure
 //! (including a failed conservation check).
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -187,7 +186,7 @@ fn cmd_run(
     check_writable(&out)?;
     let mut sim = qoslab_sim::Simulator::new(s, seed).map_err(bad_input)?;
     let t0 = Instant::now();
-    let mut bar = progress::Bar::new(std::io::stderr().is_terminal() && !quiet, "simulating");
+    let mut bar = progress::Bar::new(!quiet, "simulating");
     let end = sim.end();
     let steps = 200u64;
     for k in 1..=steps {

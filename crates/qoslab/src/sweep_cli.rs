@@ -1,6 +1,5 @@
 //! `qoslab sweep` and `qoslab run --format parquet`: the command-line side of [`super`].
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
@@ -103,10 +102,7 @@ pub fn sweep(a: SweepArgs) -> Result<(), (u8, String)> {
     });
     let before = cells.iter().filter(|c| c.done).count();
     let t0 = Instant::now();
-    let bar = Mutex::new(crate::progress::Bar::new(
-        std::io::stderr().is_terminal() && !a.quiet,
-        "sweeping",
-    ));
+    let bar = Mutex::new(crate::progress::Bar::new(!a.quiet, "sweeping"));
     let progress = |d: usize, n: usize| {
         let el = t0.elapsed().as_secs_f64();
         let rate = (d - before) as f64 / el.max(1e-9);

@@ -25,6 +25,17 @@
 //! [`Style::Markers`] (a published value, a hollow diamond). On a categorical axis
 //! ([`Plot::x_categories`]) the caller offsets the two by a fraction of a category so that
 //! neither hides the other.
+//!
+//! Why not `plotters` (issue 15, measured 2026-11-24): with `default-features = false,
+//! features = ["svg_backend", "line_series", "point_series"]` it builds in ~2.6 CPU-s at
+//! opt-level 0 (5 crates) and needs no font: without `ttf` or `ab_glyph` its text layout is
+//! a fixed estimate (`style/font/naive.rs`: width = 0.7 em per byte) and the SVG backend
+//! writes `<text>` elements, so output can be byte-identical across machines. The default
+//! features pull `ttf` (font-kit, system fonts via fontconfig), whose metrics differ by
+//! machine, so those must stay off. Not moved this session: our figures (small multiples on
+//! shared ranges, error bars beside hollow published markers on categorical axes, the notes
+//! under titles) would have to be rebuilt and every figure re-checked; the plan is to move
+//! one figure kind at a time with the features above and compare the SVGs.
 
 use std::fmt::Write as _;
 

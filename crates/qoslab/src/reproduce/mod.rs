@@ -38,7 +38,6 @@ pub mod runner;
 pub mod stats;
 
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use experiment::{Experiment, SeedPolicy};
@@ -166,7 +165,8 @@ pub struct Options {
     pub quick: bool,
     /// Worker threads; 0 = all cores.
     pub threads: usize,
-    /// Show a progress bar (it appears only after 2 s of work).
+    /// Show progress on stderr (see `crate::progress`: a bar on a terminal after 2 s, a line
+    /// every 5 s elsewhere).
     pub progress: bool,
 }
 
@@ -219,7 +219,7 @@ impl ReproduceArgs {
             seeds: None,
             quick: self.quick,
             threads: self.jobs.unwrap_or(0),
-            progress: std::io::stderr().is_terminal(),
+            progress: true, // a bar on a terminal, throttled lines elsewhere
         }
     }
 }

@@ -1,12 +1,18 @@
 //! Running the (variant, seed) jobs of an experiment over all cores.
 //!
-//! A work queue over `std::thread::scope`: workers take the next job index from an atomic
-//! counter and send (index, result) back; results are stored by index, so the outcome does
-//! not depend on the number of threads or on the order in which jobs finish. Each job is a
-//! pure function of (scenario, seed).
+//! A local rayon pool of exactly `threads` workers (`ThreadPoolBuilder::num_threads`, so
+//! `--jobs N` caps the threads; the global pool is never used) maps the jobs with an indexed
+//! `par_iter().map().collect()`, so results come back in job order whatever the number of
+//! threads or the order in which jobs finish. Each job is a pure function of
+//! (scenario, seed), so the outcome is byte-identical to a serial run. Progress: each finished
+//! job sends a unit on a channel; the calling thread receives them and calls
+//! `progress(done, total)` while the pool runs on a scoped thread, so callers keep a plain
+//! `FnMut` on their own thread (issue 15 moved this from a hand-written work queue over
+//! `std::thread::scope` to rayon).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
+
+use rayon::prelude::*;
 
 use qoslab_sim::result::RunResult;
 use qoslab_sim::scenario::spec::Scenario;
@@ -28,34 +34,36 @@ where
 {
     let n = jobs.len();
     let threads = threads.clamp(1, n.max(1));
-    let next = AtomicUsize::new(0);
-    let mut out: Vec<Option<R>> = (0..n).map(|_| None).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("qoslab-run-{i}"))
+        .build()
+        .expect("a thread pool can be started");
+    let (tx, rx) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, R)>();
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, f) = (&next, &f);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                if tx.send((i, f(&jobs[i]))).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(tx);
+        let f = &f;
+        let worker = scope.spawn(move || {
+            pool.install(|| {
+                jobs.par_iter()
+                    .map_with(tx, |tx, j| {
+                        let r = f(j);
+                        let _ = tx.send(());
+                        r
+                    })
+                    .collect::<Vec<R>>()
+            })
+        });
+        // The channel closes when the last sender (one clone per rayon split) is dropped.
         let mut done = 0;
-        for (i, r) in rx {
-            out[i] = Some(r);
+        for () in rx {
             done += 1;
             progress(done, n);
         }
-    });
-    out.into_iter()
-        .map(|r| r.expect("every job ran (a worker panicked otherwise)"))
-        .collect()
+        match worker.join() {
+            Ok(out) => out,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
 }
 
 /// What one run leaves for tables and figures.
@@ -115,5 +123,28 @@ mod tests {
         }
         assert_eq!(one[17].0, 17);
         assert!(par_map(&[] as &[u64], 4, f, |_, _| {}).is_empty());
+    }
+
+    #[test]
+    fn jobs_caps_the_worker_threads() {
+        use std::collections::BTreeSet;
+        use std::sync::Mutex;
+        let jobs: Vec<u64> = (0..64).collect();
+        for t in [1, 2, 3] {
+            let seen = Mutex::new(BTreeSet::new());
+            par_map(
+                &jobs,
+                t,
+                |_| {
+                    std::thread::sleep(std::time::Duration::from_micros(200));
+                    seen.lock()
+                        .unwrap()
+                        .insert(format!("{:?}", std::thread::current().id()));
+                },
+                |_, _| {},
+            );
+            let n = seen.lock().unwrap().len();
+            assert!(n >= 1 && n <= t, "{t} threads asked, {n} used");
+        }
     }
 }
