@@ -1,0 +1,122 @@
+//! The harness shared by the RFC 4828 configured-drop-rate checks against ns-2.35
+//! (`ns2_suite_b1_tfrc.rs`: packet drop rates, `ns2_suite_b2.rs`: byte drop rates): ns-2's
+//! checked-in per-seed send rates, and ours from the scenario file with its one lossy link
+//! set to the rate under test and only the checked flow groups kept (uncongested path, a
+//! random stream per flow: removing the other flows changes nothing for these).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use qoslab_sim::scenario::load;
+use qoslab_sim::scenario::spec::LossSpec;
+use qoslab_sim::Simulator;
+
+const SEEDS: u64 = 3;
+
+fn manifest(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// What is checked: ns-2's reference file (`tests/data/ns2/…`, `fields` per line: drop
+/// rate as written, seed, group, send rate in Kb/s, …) and our scenario with its loss kind.
+pub struct Suite {
+    pub reference: &'static str,
+    pub fields: usize,
+    pub scenario: &'static str,
+    /// The loss of the scenario's lossy link at drop rate x.
+    pub loss: fn(f64) -> LossSpec,
+    /// "drop rate" or "byte drop rate", for messages.
+    pub what: &'static str,
+}
+
+impl Suite {
+    /// ns-2's mean send rate (Kb/s) over its seeds for (drop rate as written, group).
+    fn ns2_reference(&self) -> BTreeMap<(String, String), f64> {
+        let path = manifest(self.reference);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let mut m: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
+        for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            assert_eq!(f.len(), self.fields, "{path:?}: bad line {line:?}");
+            m.entry((f[0].to_string(), f[2].to_string()))
+                .or_default()
+                .push(f[3].parse().unwrap());
+        }
+        m.into_iter()
+            .map(|(k, v)| (k, v.iter().sum::<f64>() / v.len() as f64))
+            .collect()
+    }
+
+    /// Our mean send rate per flow (Kb/s) of each of `groups` (flow-name prefixes such as
+    /// "sp200_" or "tcp512_") at drop rate `x`, for one seed: TCP payload bytes sent
+    /// (retransmissions included), TFRC wire bytes, as RFC 4828 and the ns-2 scripts count
+    /// them.
+    fn ours(&self, x: f64, seed: u64, groups: &[&str]) -> Vec<f64> {
+        let mut s = load(&manifest(self.scenario)).unwrap_or_else(|e| panic!("{e}"));
+        let in_group = |name: &str, g: &str| {
+            name.strip_prefix(g)
+                .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|c| c.is_ascii_digit()))
+        };
+        s.flows
+            .retain(|f| groups.iter().any(|g| in_group(&f.name, g)));
+        let mut n = 0;
+        for l in s.links.iter_mut() {
+            if matches!(l.loss, Some(LossSpec::Packet { p: old } | LossSpec::Byte { b: old }) if old > 0.0)
+            {
+                l.loss = Some((self.loss)(x));
+                n += 1;
+            }
+        }
+        assert_eq!(n, 1, "one lossy link expected in {}", self.scenario);
+        let r = Simulator::new(s, seed).unwrap().run().unwrap();
+        groups
+            .iter()
+            .map(|g| {
+                let v: Vec<f64> = r
+                    .flows
+                    .iter()
+                    .filter(|f| in_group(&f.name, g))
+                    .map(|f| {
+                        if f.kind == "tcp" {
+                            f.send_payload_bps / 1e3
+                        } else {
+                            f.send_rate_bps / 1e3
+                        }
+                    })
+                    .collect();
+                assert_eq!(v.len(), 10, "group {g}: ten flows expected");
+                v.iter().sum::<f64>() / 10.0
+            })
+            .collect()
+    }
+
+    /// At drop rate `x` (as written in the reference file): each (our group, ns-2 group,
+    /// bound) within its bound of ns-2's mean over seeds.
+    pub fn check(&self, x: &str, cells: &[(&str, &str, f64)]) {
+        let refs = self.ns2_reference();
+        let xf: f64 = x.parse().unwrap();
+        let groups: Vec<&str> = cells.iter().map(|c| c.0).collect();
+        let mut q = vec![0.0; groups.len()];
+        for seed in 1..=SEEDS {
+            for (acc, v) in q.iter_mut().zip(self.ours(xf, seed, &groups)) {
+                *acc += v / SEEDS as f64;
+            }
+        }
+        let mut bad = Vec::new();
+        for (&(ours_g, ns2_g, bound), a) in cells.iter().zip(&q) {
+            let r = refs[&(x.to_string(), ns2_g.to_string())];
+            eprintln!(
+                "{} {x}: {ours_g} {a:.2} Kb/s, ns-2.35 {ns2_g} {r:.2} Kb/s",
+                self.what
+            );
+            if (a / r - 1.0).abs() > bound {
+                bad.push(format!(
+                    "{ours_g}: qoslab {a:.2} vs ns-2.35 {ns2_g} {r:.2} Kb/s ({:+.1} %, bound {:.0} %)",
+                    100.0 * (a / r - 1.0),
+                    100.0 * bound
+                ));
+            }
+        }
+        assert!(bad.is_empty(), "{} {x}:\n{}", self.what, bad.join("\n"));
+    }
+}
