@@ -82,6 +82,13 @@ impl Duration {
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 * 1e-9
     }
+    /// Seconds as the `f64` nearest the exact value, for reported figures: a correctly
+    /// rounded division, so 30 s is `30.0` and not `as_secs_f64`'s `30.000000000000004`
+    /// (multiplying by the inexact `1e-9` can be one ulp off). The hot paths keep the
+    /// multiplication.
+    pub fn as_secs_f64_exact(self) -> f64 {
+        self.0 as f64 / 1e9
+    }
     pub const fn saturating_mul(self, k: u64) -> Duration {
         Duration(self.0.saturating_mul(k))
     }
@@ -188,6 +195,15 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn reported_seconds_carry_no_float_noise() {
+        // 30 s · 1e-9 is one ulp above 30; the division is exact.
+        assert_ne!(Duration::from_secs(30).as_secs_f64(), 30.0);
+        assert_eq!(Duration::from_secs(30).as_secs_f64_exact(), 30.0);
+        assert_eq!(Duration::from_millis(100).as_secs_f64_exact(), 0.1);
+        assert_eq!(Duration::from_nanos(1).as_secs_f64_exact(), 1e-9);
+    }
 
     #[test]
     fn arithmetic_saturates() {

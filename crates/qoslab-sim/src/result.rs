@@ -179,8 +179,8 @@ pub(crate) fn assemble(sim: &Simulator, at_warmup: &[QueueCounters], end: Time) 
     RunResult {
         scenario: sc.name.clone(),
         seed: sim.seed,
-        duration_s: sc.duration.as_secs_f64(),
-        warmup_s: sc.warmup.as_secs_f64(),
+        duration_s: sc.duration.as_secs_f64_exact(),
+        warmup_s: sc.warmup.as_secs_f64_exact(),
         measured_s: window,
         events: sim.events_processed(),
         aggregate: Aggregate {

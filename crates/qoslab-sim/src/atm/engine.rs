@@ -940,8 +940,8 @@ impl AtmSim {
         AtmResult {
             name: sc.name.clone(),
             seed: sc.seed,
-            duration_s: sc.duration.as_secs_f64(),
-            warmup_s: sc.warmup.as_secs_f64(),
+            duration_s: sc.duration.as_secs_f64_exact(),
+            warmup_s: sc.warmup.as_secs_f64_exact(),
             policy: sc.buffer.policy.name().to_string(),
             total_goodput_mbps: x.iter().sum(),
             fairness_index: fairness_index(&x, &f),

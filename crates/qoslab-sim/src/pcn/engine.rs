@@ -941,7 +941,7 @@ impl<'s> Domain<'s> {
             seed: self.seed,
             kind: spec.kind,
             scheme: spec.scheme,
-            duration_s: spec.duration.as_secs_f64(),
+            duration_s: spec.duration.as_secs_f64_exact(),
             events: self.q.processed,
             packet_hops,
             links,
