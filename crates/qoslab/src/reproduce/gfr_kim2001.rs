@@ -2,7 +2,8 @@
 //! to Support TCP/IP Traffic over ATM GFR service" (2001): Table 1, Fig. 2, Figs. 3–6
 //! (LBO from 500 to 3K cells), Fig. 7 and Table 2 (heterogeneous delays), on the ATM
 //! engine ([`qoslab_sim::atm`]), with the sensitivity of Table 1 and of the paper's
-//! conclusions to the MCR allocation and to the TCP settings the paper does not state.
+//! conclusions to the MCR allocation, the TCP settings and the UNI tagging (MBS) the paper
+//! does not state.
 //!
 //! A parallel path beside the IP experiments' framework (whose variants are IP
 //! scenarios): the same command line, [`super::runner::par_map`] for the (variant, seed)
@@ -47,7 +48,7 @@ pub const NOTES: [&str; 10] = [
     "fair share f_i of eq. (4) = eq. (2)'s w_i = MCR_i + (C_GFR − Σ MCR)/N with C_GFR = 51.84 Mb/s, in TCP-payload terms (× 960/1060); MCR met = goodput >= MCR × 960/1060",
     "TCP (paper: MSS 960 B, window 65,535 B, 50-ms timer granularity; nothing else stated): Reno, RFC 6298 timer on 50-ms ticks, min RTO 100 ms (two ticks), initial RTO 1 s, initial window 4 segments (RFC 5681 §3.1 for MSS 960 B), limited transmit (RFC 3042), an ACK per segment (40-B ACK = 1 cell); sensitivity (a)/(b): NewReno, SACK, min RTO 1 s, ns-2 timer and Reno loss response, delayed ACK 200 ms, IW 1 without limited transmit, IW 2, 500-ms ticks with min RTO 1 s, ns-2 + IW 1",
     "simulated time (not stated): 30 s, goodput over [5 s, 30 s); runs (not stated): seeds 1..=N, connection start times U[0, 100 ms) from a named stream per connection (the only randomness besides DFBA's drop draws)",
-    "F-GCRA tagging at the UNI (input of SW1) with MBS 200 cells, MFS 20 cells, PCR = line rate, f = BT + CDVT; PCR check GCRA(1/PCR, CDVT = 1 ns) on every cell there, non-conforming cells discarded (1 ns absorbs the whole-ns rounding of back-to-back cell times); the edge routers send every cell CLP=0",
+    "F-GCRA tagging at the UNI (input of SW1) with MBS 200 cells (sensitivity: MBS = MFS = 20, MBS 1000, no tagging), MFS 20 cells, PCR = line rate, f = BT + CDVT; PCR check GCRA(1/PCR, CDVT = 1 ns) on every cell there, non-conforming cells discarded (1 ns absorbs the whole-ns rounding of back-to-back cell times); the edge routers send every cell CLP=0",
     "DFBA (Goyal et al.; rule and sources in qoslab_algo::atm::dfba): Z = 0.5, α = 0.5 (not given by Kim et al.; not tuned), W = Σ MCR of all configured VCs",
     "Figs. 3-6: the text calls them Figs. 3 and 4, the captions Figs. 5 and 6; drawn as fig3 (total goodput) and fig4 (fairness) vs LBO = 500, 1000, 1500, 2000, 2500, 3000 cells, HBO 6K",
     "Fig. 7 / Table 2: '6 msec' and '11 msec' read as the delay of the source router-switch link of VC1-3 and VC4-6 (0.5 ms in Table 1); Table 2's values are withheld from our copy of the paper: ours only",
@@ -150,6 +151,44 @@ impl TcpOpt {
     }
 }
 
+/// Conformance settings at the UNI the paper does not state, changed one at a time for
+/// the sensitivity section (`--table s`). The paper says only that the network supports
+/// GFR.2 (F-GCRA tagging, ATM Forum TM 4.1 §4.5.6 / Annex C) and that "the amount of
+/// untagged packets is insufficient to achieve MCR throughput due to burstiness of TCP
+/// traffic"; it gives neither MBS nor where tagging happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Uni {
+    /// The scenario file's: F-GCRA(1/MCR, BT + CDVT) with MBS 200 cells (10 frames).
+    File,
+    /// MBS = MFS = 20 cells, the smallest TM 4.1 allows (MBS ≥ MFS): a burst of one
+    /// frame above MCR is tagged.
+    MbsMfs,
+    /// MBS 1,000 cells (50 frames): tagging follows the long-term rate only.
+    Mbs1000,
+    /// No F-GCRA at the UNI: every frame stays CLP = 0, so Double-EPD is EPD at HBO.
+    NoTagging,
+}
+
+impl Uni {
+    fn name(self) -> &'static str {
+        match self {
+            Uni::File => "file",
+            Uni::MbsMfs => "mbs-mfs",
+            Uni::Mbs1000 => "mbs1000",
+            Uni::NoTagging => "no-tagging",
+        }
+    }
+    /// Applies the change to the scenario.
+    fn apply(self, sc: &mut AtmScenario) {
+        match self {
+            Uni::File => {}
+            Uni::MbsMfs => sc.vcs.iter_mut().for_each(|v| v.mbs = v.mfs),
+            Uni::Mbs1000 => sc.vcs.iter_mut().for_each(|v| v.mbs = 1000),
+            Uni::NoTagging => sc.tagging = false,
+        }
+    }
+}
+
 /// One configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Key {
@@ -158,6 +197,7 @@ pub struct Key {
     pub alloc_b: bool,
     pub tcp: TcpVariant,
     pub opt: TcpOpt,
+    pub uni: Uni,
     pub hetero: bool,
 }
 
@@ -169,6 +209,7 @@ impl Key {
             alloc_b: false,
             tcp: TcpVariant::Reno,
             opt: TcpOpt::File,
+            uni: Uni::File,
             hetero: false,
         }
     }
@@ -189,6 +230,10 @@ impl Key {
             n.push('/');
             n.push_str(self.opt.name());
         }
+        if self.uni != Uni::File {
+            n.push('/');
+            n.push_str(self.uni.name());
+        }
         n
     }
 }
@@ -199,6 +244,7 @@ pub struct Case {
     pub alloc_b: bool,
     pub tcp: TcpVariant,
     pub opt: TcpOpt,
+    pub uni: Uni,
 }
 
 impl Case {
@@ -207,6 +253,7 @@ impl Case {
             alloc_b: self.alloc_b,
             tcp: self.tcp,
             opt: self.opt,
+            uni: self.uni,
             ..base
         }
     }
@@ -218,12 +265,23 @@ const fn case(label: &'static str, tcp: TcpVariant, opt: TcpOpt) -> Case {
         alloc_b: false,
         tcp,
         opt,
+        uni: Uni::File,
+    }
+}
+
+const fn uni_case(label: &'static str, uni: Uni) -> Case {
+    Case {
+        label,
+        alloc_b: false,
+        tcp: TcpVariant::Reno,
+        opt: TcpOpt::File,
+        uni,
     }
 }
 
 /// The sensitivity cases (`--table s`): the defaults first, then one open choice changed
 /// at a time (the last row combines the two period-typical ns-2 settings).
-pub const CASES: [Case; 11] = [
+pub const CASES: [Case; 14] = [
     case("defaults (Reno)", TcpVariant::Reno, TcpOpt::File),
     case("NewReno", TcpVariant::NewReno, TcpOpt::File),
     case("SACK", TcpVariant::Sack, TcpOpt::File),
@@ -251,7 +309,11 @@ pub const CASES: [Case; 11] = [
         alloc_b: true,
         tcp: TcpVariant::Reno,
         opt: TcpOpt::File,
+        uni: Uni::File,
     },
+    uni_case("MBS = MFS (20 cells)", Uni::MbsMfs),
+    uni_case("MBS 1000 cells", Uni::Mbs1000),
+    uni_case("no tagging (all CLP=0)", Uni::NoTagging),
 ];
 
 /// LBOs at which the sensitivity section measures the proposed scheme's fairness (its
@@ -315,6 +377,7 @@ pub fn scenario(k: &Key) -> Result<AtmScenario, String> {
     }
     sc.tcp.variant = k.tcp;
     k.opt.apply(&mut sc.tcp);
+    k.uni.apply(&mut sc);
     sc.name = k.name();
     Ok(sc)
 }
