@@ -39,6 +39,23 @@ fn secs_f(ns: f64) -> String {
     format!("{:.9}", ns * 1e-9)
 }
 
+/// A time in seconds for a printed summary: 6 decimals (µs) with the trailing zeros cut, so
+/// no float noise (`1.00332403`, not `1.0033240300000001`); `—` for none.
+pub fn secs_opt(x: Option<f64>) -> String {
+    match x {
+        Some(v) => {
+            let s = format!("{v:.6}");
+            let s = s.trim_end_matches('0').trim_end_matches('.');
+            if s == "-0" {
+                "0".into()
+            } else {
+                s.into()
+            }
+        }
+        None => "—".into(),
+    }
+}
+
 /// `Some(x)` with `d` decimals, `None` as an empty field.
 fn opt(x: Option<f64>, d: usize) -> String {
     x.map_or(String::new(), |v| format!("{v:.d$}"))
@@ -400,4 +417,19 @@ pub fn write(dir: &Path, files: &[(&'static str, String)]) -> std::io::Result<us
         std::fs::write(dir.join(name), text)?;
     }
     Ok(files.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printed_times_have_no_float_noise() {
+        assert_eq!(secs_opt(Some(1.0033240300000001)), "1.003324");
+        assert_eq!(secs_opt(Some(30.000000000000004)), "30");
+        assert_eq!(secs_opt(Some(-0.0000001)), "0");
+        assert_eq!(secs_opt(None), "—");
+        assert_eq!(secs(1_000_000_001), "1.000000001");
+        assert_eq!(opt(None, 3), "");
+    }
 }

@@ -675,3 +675,23 @@ fn atm_queue_series_csv_has_the_documented_columns_and_the_samples() {
         assert_eq!(per, q.total[k], "the VCs' cells add up to the total");
     }
 }
+
+/// `qoslab validate` of an IP scenario prints every flow's path and base delay.
+#[test]
+fn validate_prints_each_flows_path_and_base_rtt() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/dumbbell.toml");
+    let o = Command::new(env!("CARGO_BIN_EXE_qoslab"))
+        .args(["validate", file])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    let flows: Vec<&str> = out.lines().filter(|l| l.starts_with("  flow `")).collect();
+    assert_eq!(flows.len(), 20, "{out}");
+    for l in flows {
+        assert!(
+            l.contains(" -> ") && l.contains("base RTT ") && l.ends_with("B back)"),
+            "{l}"
+        );
+    }
+}

@@ -84,8 +84,9 @@ pub fn run(
             }
             if let Some(t) = &l.termination_time {
                 line.push_str(&format!(
-                    "; termination time raw {:?} s, table {:?} s",
-                    t.raw_s, t.table_s
+                    "; termination time raw {} s, table {} s",
+                    crate::output_csv::secs_opt(t.raw_s),
+                    crate::output_csv::secs_opt(t.table_s)
                 ));
             }
             if let Some(s) = &l.sojourn {
