@@ -695,3 +695,79 @@ fn validate_prints_each_flows_path_and_base_rtt() {
         );
     }
 }
+
+/// The backticked names of the first paragraph or table after the heading `heading` in a
+/// doc (a name holding commas is a whole header and is split at them).
+fn doc_names(doc: &str, heading: &str) -> Vec<String> {
+    let at = doc
+        .find(heading)
+        .unwrap_or_else(|| panic!("no heading {heading}"));
+    let body = &doc[at + heading.len()..];
+    let body = &body[..body.find("\n#").unwrap_or(body.len())];
+    let mut names = Vec::new();
+    for (k, part) in body.split('`').enumerate() {
+        if k % 2 == 1 {
+            names.extend(part.split(',').map(str::to_string));
+        }
+    }
+    names
+}
+
+/// The IP engine's `flows.csv` and `queues.csv`: the header of a run is the columns
+/// `docs/outputs.md` lists followed by the delay columns `docs/delay.md` lists.
+#[test]
+fn ip_flows_and_queues_csv_headers_are_the_documented_columns() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let outputs = std::fs::read_to_string(format!("{root}/docs/outputs.md")).unwrap();
+    let delay = std::fs::read_to_string(format!("{root}/docs/delay.md")).unwrap();
+    let dir = scratch("ip");
+    let sc = dir.join("small.toml");
+    std::fs::write(
+        &sc,
+        r#"
+duration = "1s"
+warmup = "0.2s"
+node = [{ name = "a" }, { name = "b" }]
+link = [{ from = "a", to = "b", rate = "10Mbps", delay = "5ms" }]
+[[flow]]
+name = "f"
+src = "a"
+dst = "b"
+kind = "tcp"
+"#,
+    )
+    .unwrap();
+    run(&sc, &dir.join("o"));
+
+    let (head, _) = csv(&dir.join("o/flows.csv"));
+    let mut want = doc_names(&outputs, "### `flows.csv`");
+    // The paragraph names the header, then `measured` and `bytes_by_color`.
+    want.truncate(want.iter().position(|c| c == "red_bytes").unwrap() + 1);
+    // "(columns after `red_bytes`)": the heading's own name is not a column.
+    let extra = doc_names(&delay, "## `flows.csv` (columns after `red_bytes`)\n");
+    want.extend(extra);
+    assert_eq!(
+        head, want,
+        "flows.csv header vs docs/outputs.md + docs/delay.md"
+    );
+
+    let (head, _) = csv(&dir.join("o/queues.csv"));
+    let mut want = doc_names(&outputs, "### `queues.csv`");
+    want.truncate(want.iter().position(|c| c == "ql_time_mean").unwrap() + 1);
+    let mut names = doc_names(&delay, "## `queues.csv` (columns after `ql_time_mean`)\n");
+    // `<colour>_...` is a template over the colours named before it.
+    let templ: Vec<String> = names
+        .iter()
+        .filter(|n| n.starts_with("<colour>"))
+        .cloned()
+        .collect();
+    names.retain(|n| n.starts_with("sojourn_"));
+    want.extend(names);
+    for c in ["green", "yellow", "red"] {
+        want.extend(templ.iter().map(|t| t.replace("<colour>", c)));
+    }
+    assert_eq!(
+        head, want,
+        "queues.csv header vs docs/outputs.md + docs/delay.md"
+    );
+}
