@@ -23,6 +23,8 @@
 //! | [`condition`] | `qoslab condition`: a packet trace through a chain of meters, markers, policers and shapers |
 //! | [`fuzzing`] | entry points shared by the fuzz targets (`fuzz/`) and the stable corpus replay test |
 //! | [`reproduce`] | `qoslab reproduce`: reruns a document's tables and figures (`rio-hori2001`, `rfc2963`) |
+//! | [`output_csv`] | the CSV files of a PCN or ATM run (`ieas.csv`, `links.csv`, `vcs.csv`, `ports.csv`, ...) |
+//! | [`output_validate`] | what `qoslab validate` prints per flow: path, base one-way delay, base RTT |
 //! | [`plot`] | SVG line/step plots, CDFs and histograms, byte-identical across runs |
 //! | [`progress`] | a progress bar on stderr, silent on pipes and short runs |
 //! | [`summary`] | the human-readable summary table of `qoslab run` |
@@ -33,6 +35,8 @@
 
 pub mod condition;
 pub mod fuzzing;
+pub mod output_csv;
+pub mod output_validate;
 pub mod plot;
 pub mod progress;
 pub mod reproduce;

@@ -147,6 +147,7 @@ fn cmd_validate(path: &Path) -> Result<(), Failure> {
         s.warmup.as_secs_f64(),
         s.seed
     );
+    print!("{}", qoslab::output_validate::describe(&s));
     Ok(())
 }
 

@@ -26,16 +26,33 @@
 //! ([`Plot::x_categories`]) the caller offsets the two by a fraction of a category so that
 //! neither hides the other.
 //!
-//! Why not `plotters` (issue 15, measured 2026-11-24): with `default-features = false,
-//! features = ["svg_backend", "line_series", "point_series"]` it builds in ~2.6 CPU-s at
-//! opt-level 0 (5 crates) and needs no font: without `ttf` or `ab_glyph` its text layout is
-//! a fixed estimate (`style/font/naive.rs`: width = 0.7 em per byte) and the SVG backend
-//! writes `<text>` elements, so output can be byte-identical across machines. The default
-//! features pull `ttf` (font-kit, system fonts via fontconfig), whose metrics differ by
-//! machine, so those must stay off. Not moved this session: our figures (small multiples on
-//! shared ranges, error bars beside hollow published markers on categorical axes, the notes
-//! under titles) would have to be rebuilt and every figure re-checked; the plan is to move
-//! one figure kind at a time with the features above and compare the SVGs.
+//! ## Why not `plotters` (issue 15, measured 2026-11-24)
+//! `bench/plotters` (its own workspace; `CARGO_TARGET_DIR=../../target cargo run --release
+//! -- DIR`) draws one figure kind both ways: three series of our means on a numeric x
+//! axis, each a line with filled dots and capped 95 % interval bars, the published values
+//! as hollow diamonds beside them, legend, axis labels, title and a note. `plotters` 0.3.7
+//! with `default-features = false, features = ["svg_backend", "line_series",
+//! "point_series", "errorbar"]` (no font: its naive layout estimates text width, and the
+//! SVG backend writes `<text>`, so output does not depend on the machine's fonts):
+//!
+//! | | SVG bytes | elements | µs per render (release, mean of 2,000, loaded machine) | byte-identical across runs |
+//! |---|---|---|---|---|
+//! | this module | 11,193 | 168 | 269–343 | yes |
+//! | `plotters` | 31,100 | 346 | 378–504 | yes |
+//!
+//! Screenshots of both in headless Chromium are equally readable. `plotters` needed by hand
+//! what we have: it has no diamond marker (a `PathElement` around an `EmptyElement`), no
+//! offset of published markers beside our dots, no notes under titles; its tick labels
+//! print `20.0` for 20; its legend goes where the caller says. What it would not give us is
+//! the layout we wrote for the figures of the reports: small multiples on shared ranges
+//! when a time plot overlays dense curves ([`Plot::to_svg`]), categorical axes with turned
+//! and shortened labels, the legend above a categorical plot, wrapped titles, faint series.
+//! Those stay our code either way, over `plotters` primitives instead of SVG strings, for
+//! an output 2.8 times larger and 1.4 times slower to render, plus 4 crates to build. So
+//! the plotter stays ours (no figure kind migrated). What the comparison showed in ours
+//! was fixed: the legend, always top right, hid the points there; it now goes to the
+//! corner of the frame that hides the fewest drawn points (top right on a tie, so figures
+//! whose top right was free are unchanged).
 
 use std::fmt::Write as _;
 
@@ -327,6 +344,48 @@ impl Plot {
         })
     }
 
+    /// Pixel positions of what the series draw (points, error-bar ends, bar tops, and
+    /// eight points along every line segment): what a legend box should not cover.
+    fn drawn_marks(
+        &self,
+        sx: &impl Fn(f64) -> f64,
+        sy: &impl Fn(f64) -> f64,
+        cx: &impl Fn(f64) -> f64,
+        cy: &impl Fn(f64) -> f64,
+    ) -> Vec<(f64, f64)> {
+        let mut m = Vec::new();
+        for ser in &self.series {
+            let mut prev: Option<(f64, f64)> = None;
+            for (k, &(x, y)) in ser.points.iter().enumerate() {
+                if !(x.is_finite() && y.is_finite()) {
+                    continue;
+                }
+                let p = (sx(cx(x)), sy(cy(y)));
+                m.push(p);
+                match ser.style {
+                    Style::Line | Style::Step => {
+                        if let Some(q) = prev {
+                            for j in 1..8 {
+                                let f = j as f64 / 8.0;
+                                m.push((q.0 + f * (p.0 - q.0), q.1 + f * (p.1 - q.1)));
+                            }
+                        }
+                    }
+                    Style::ErrorBars => {
+                        let e = ser.err_at(k);
+                        if e > 0.0 {
+                            m.push((p.0, sy(cy(y - e))));
+                            m.push((p.0, sy(cy(y + e))));
+                        }
+                    }
+                    Style::Bars | Style::Markers => {}
+                }
+                prev = Some(p);
+            }
+        }
+        m
+    }
+
     /// The SVG element; `at` = Some((x, y)) nests it at that offset inside a larger SVG.
     fn render(&self, at: Option<(f64, f64)>) -> String {
         let ((x_ticks, x_lo, x_hi), (y_ticks, y_lo, y_hi)) = self.axes();
@@ -540,8 +599,9 @@ impl Plot {
             }
             s.push_str("</g>\n");
         }
-        // Legend: inside the frame, top right, on a white box sized to the longest name
-        // (about 7 px per character at 12 px); or one row above the frame.
+        // Legend: inside the frame on a white box sized to the longest name (about 7 px per
+        // character at 12 px), in the corner where it hides the fewest drawn points (top
+        // right on a tie); or one row above the frame.
         if !self.series.is_empty() {
             let on_top = self.legend_on_top();
             let longest = self
@@ -551,14 +611,32 @@ impl Plot {
                 .max()
                 .unwrap_or(0) as f64;
             let bw = 40.0 + 7.0 * longest;
-            let bx = px1 - bw - 6.0;
+            let bh = 8.0 + 16.0 * self.series.len() as f64;
+            let marks = self.drawn_marks(&sx, &sy, &clamp_x, &clamp_y);
+            let corners = [
+                (px1 - bw - 6.0, py1 + 4.0),
+                (px0 + 6.0, py1 + 4.0),
+                (px1 - bw - 6.0, py0 - bh - 4.0),
+                (px0 + 6.0, py0 - bh - 4.0),
+            ];
+            let hidden = |&(x, y): &(f64, f64)| {
+                marks
+                    .iter()
+                    .filter(|&&(mx, my)| {
+                        mx >= x - 4.0 && mx <= x + bw + 4.0 && my >= y - 4.0 && my <= y + bh + 4.0
+                    })
+                    .count()
+            };
+            let (bx, by) = corners
+                .iter()
+                .copied()
+                .min_by_key(|c| hidden(c))
+                .unwrap_or(corners[0]);
             s.push_str("<g class=\"legend\">\n");
             if !on_top {
                 let _ = writeln!(
                     s,
-                    r##"<rect x="{bx:.2}" y="{:.2}" width="{bw:.2}" height="{:.2}" fill="white" fill-opacity="0.85" stroke="#999"/>"##,
-                    py1 + 4.0,
-                    8.0 + 16.0 * self.series.len() as f64
+                    r##"<rect x="{bx:.2}" y="{by:.2}" width="{bw:.2}" height="{bh:.2}" fill="white" fill-opacity="0.85" stroke="#999"/>"##,
                 );
             }
             let mut row_x = px0;
@@ -570,7 +648,7 @@ impl Plot {
                     row_x += 40.0 + 7.0 * ser.name.chars().count() as f64;
                     at
                 } else {
-                    (bx, py1 + 20.0 + 16.0 * i as f64)
+                    (bx, by + 16.0 + 16.0 * i as f64)
                 };
                 match ser.style {
                     Style::Markers => {
@@ -861,6 +939,47 @@ pub fn pmf_from_hist(hist: &[u64], bin: usize) -> Vec<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The x of the legend's box in a rendered plot.
+    fn legend_x(svg: &str) -> f64 {
+        let g = &svg[svg.find("<g class=\"legend\">").unwrap()..];
+        let r = &g[g.find("<rect x=\"").unwrap() + 9..];
+        r[..r.find('"').unwrap()].parse().unwrap()
+    }
+
+    #[test]
+    fn legend_goes_to_the_corner_that_hides_the_fewest_points() {
+        // Rising: the top-right corner is full, the top left empty.
+        let mut p = Plot::new("t", "x", "y");
+        p.series.push(Series::line(
+            "rising",
+            (0..=10).map(|i| (i as f64, i as f64)).collect(),
+        ));
+        let x = legend_x(&p.to_svg());
+        assert!(
+            (x - (MARGIN_LEFT + 6.0)).abs() < 0.01,
+            "legend at x {x}, not top left"
+        );
+        // Falling: the top right is empty, and it is the first choice.
+        let mut p = Plot::new("t", "x", "y");
+        p.series.push(Series::line(
+            "falling",
+            (0..=10).map(|i| (i as f64, 10.0 - i as f64)).collect(),
+        ));
+        let x = legend_x(&p.to_svg());
+        assert!(x > 360.0, "legend at x {x}, not top right");
+        // Error bars count: a flat line at mid height whose bars reach the top on the left.
+        let mut p = Plot::new("t", "x", "y");
+        p.y_range = Some((0.0, 10.0));
+        let pts: Vec<(f64, f64)> = (0..=10).map(|i| (i as f64, 2.0)).collect();
+        let err: Vec<f64> = (0..=10).map(|i| if i >= 6 { 7.9 } else { 0.0 }).collect();
+        p.series.push(Series::error_bars("ours", pts, err));
+        let x = legend_x(&p.to_svg());
+        assert!(
+            (x - (MARGIN_LEFT + 6.0)).abs() < 0.01,
+            "legend at x {x} hides error bars"
+        );
+    }
 
     #[test]
     fn nice_steps() {

@@ -49,6 +49,7 @@ pub fn run(
     let json = serde_json::to_string_pretty(&r).map_err(|e| (1, e.to_string()))?;
     std::fs::create_dir_all(&out)
         .and_then(|()| std::fs::write(out.join("summary.json"), json + "\n"))
+        .and_then(|()| crate::output_csv::write(&out, &crate::output_csv::atm_files(&r)))
         .map_err(|e| (1, format!("internal error: writing {}: {e}", out.display())))?;
     if !quiet {
         println!(
@@ -72,7 +73,7 @@ pub fn run(
                 d.frames_lost_in_network + d.frames_discarded_own_loss + d.frames_discarded_merged
             );
         }
-        println!("wrote {}/summary.json", out.display());
+        println!("wrote {} (summary.json and CSV files)", out.display());
         eprintln!(
             "wall {wall:.3} s, {} events, {} cell-hops ({:.2} M cell-hops/s)",
             r.events,

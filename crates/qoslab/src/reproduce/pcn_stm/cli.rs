@@ -58,6 +58,7 @@ pub fn run(
     let json = serde_json::to_string_pretty(&r).map_err(|e| (1, format!("internal error: {e}")))?;
     std::fs::create_dir_all(&out)
         .and_then(|_| std::fs::write(out.join("summary.json"), json + "\n"))
+        .and_then(|_| crate::output_csv::write(&out, &crate::output_csv::pcn_files(&r)))
         .map_err(|e| (1, format!("internal error: writing {}: {e}", out.display())))?;
     if !quiet {
         println!(
@@ -83,8 +84,9 @@ pub fn run(
             }
             if let Some(t) = &l.termination_time {
                 line.push_str(&format!(
-                    "; termination time raw {:?} s, table {:?} s",
-                    t.raw_s, t.table_s
+                    "; termination time raw {} s, table {} s",
+                    crate::output_csv::secs_opt(t.raw_s),
+                    crate::output_csv::secs_opt(t.table_s)
                 ));
             }
             if let Some(s) = &l.sojourn {
@@ -134,7 +136,7 @@ pub fn run(
                 r.terminations.iter().map(|t| t.flows).sum::<u64>()
             );
         }
-        println!("wrote {}", out.join("summary.json").display());
+        println!("wrote {} (summary.json and CSV files)", out.display());
         eprintln!(
             "wall {:.3} s, {} events, {} packet-hops, {:.0} ns per packet-hop",
             wall,
