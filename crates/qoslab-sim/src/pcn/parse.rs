@@ -341,6 +341,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "edge",
             "error1",
             "error2",
+            "victims",
         ],
     )?;
     let t = t.as_ref();
@@ -363,6 +364,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         edge: choice_or(t, "edge", &["rfc6661", "cl-phb-03"], "rfc6661")?.to_string(),
         error1: num_or(t, "error1", 0.0)?,
         error2: num_or(t, "error2", 0.0)?,
+        victims: choice_or(t, "victims", &["ceil-mean", "upper-limit"], "ceil-mean")?.to_string(),
     };
     // cl-phb-03 §10.4.1: "Both Error1 and Error2 in all simulations were in the range of
     // 2-5%"; a fraction of SAR in [0, 1).

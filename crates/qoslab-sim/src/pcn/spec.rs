@@ -141,6 +141,10 @@ pub struct ClSpec {
     pub error1: f64,
     /// cl-phb-03 §10.4.1 Error2, a fraction of SAR: pre-empt down to SAR·(1 − error2).
     pub error2: f64,
+    /// CL victims: `ceil-mean` (random flows until their nominal mean rates reach the amount,
+    /// the rule STM uses too [G map §5.12]) or `upper-limit` (RFC 6661 §3.3.2 MAY: random
+    /// flows whose upper rate limits, the peak rates, sum to at most the amount).
+    pub victims: String,
 }
 
 /// Edge behaviour (§3.2, §3.3, §10.4, §11.1).
