@@ -81,11 +81,18 @@
 //!   of Operation", 2012), same mirror: §2 (threshold-meter rate = PCN-admissible-rate,
 //!   excess-traffic-meter rate = PCN-supportable-rate, both "according to the rules specified
 //!   in [RFC5670]").
-//! - Not found in any corpus: the bodies of draft-briscoe-tsvwg-cl-phb,
-//!   draft-charny-pcn-single-marking and draft-zhang-pcn-performance-evaluation. So the ramp
-//!   *shape* (linear between min and max, instantaneous virtual queue, add-then-test) stays
-//!   the reading map's \[X\]/\[G\] choice; add-then-test agrees with RFC 5670 App. A.1 (tokens
-//!   are removed before the threshold test).
+//! - draft-briscoe-tsvwg-cl-phb-03 (20 Oct 2006), the CL the draft names in its abstract, read
+//!   in session 6 from the `ysoftwareab/know-your-ietf-well` mirror of IETF drafts
+//!   (`draft-briscoe-tsvwg-cl-phb-03.txt`). §2.2 confirms the ramp as built: the virtual queue
+//!   is "Emptied at the configured-admission-rate" and "Filled when a packet arrives ... (even
+//!   if the packet is already admission or pre-emption marked)"; Fig. 2 increments the queue
+//!   by the packet's size, *then* computes the probability (add-then-test); the probability
+//!   is 0 below min-marking-threshold, linear between, 1 above max-marking-threshold; "A packet
+//!   that is already pre-emption marked is never re-marked to the admission marked state";
+//!   each decision is "made independently of the decision for the previous packet". §3.2 is
+//!   the pre-emption token bucket [`ExcessMeter::ClPhb03`] (the reproduction's CL), and
+//!   App. B §10.4.1 the edge model of `cl_phb_edge`. The one point §2.2 leaves open, whether
+//!   the instantaneous or an averaged queue is compared, is the \[G\] instantaneous queue.
 
 use super::{bits_at, positive_bits, positive_rate, u, MarkCounters, MarkReason, PcnMark};
 use crate::error::ConfigError;
