@@ -141,6 +141,47 @@ fn cases() -> Vec<Case> {
             "pcn.measure.fairness_bin",
             "at least duration",
         ),
+        (
+            "unknown CL edge behaviour",
+            with(
+                "ot_to = \"2s\"",
+                "ot_to = \"2s\"\n[pcn.cl]\nedge = \"rfc5670\"",
+            ),
+            ErrorKind::BadValue,
+            17,
+            "pcn.cl.edge",
+            "\"cl-phb-03\"",
+        ),
+        (
+            "cl-phb-03 error factor of 150 %",
+            with(
+                "ot_to = \"2s\"",
+                "ot_to = \"2s\"\n[pcn.cl]\nedge = \"cl-phb-03\"\nerror1 = 1.5",
+            ),
+            ErrorKind::BadValue,
+            18,
+            "pcn.cl.error1",
+            "fraction of SAR in [0, 1)",
+        ),
+        (
+            "cl-phb-03 error factor with the RFC 6661 edge",
+            with("ot_to = \"2s\"", "ot_to = \"2s\"\n[pcn.cl]\nerror2 = 0.05"),
+            ErrorKind::Relation,
+            17,
+            "pcn.cl.error2",
+            "need edge = \"cl-phb-03\"",
+        ),
+        (
+            "unknown victim rule",
+            with(
+                "ot_to = \"2s\"",
+                "ot_to = \"2s\"\n[pcn.cl]\nvictims = \"peak\"",
+            ),
+            ErrorKind::BadValue,
+            17,
+            "pcn.cl.victims",
+            "\"upper-limit\"",
+        ),
     ]
 }
 

@@ -45,7 +45,16 @@
 //!     if tok < b: PM;  tok = max(0, tok − b)                  (B.6: "packets are marked if the
 //!                                                              number of tokens ... is smaller
 //!                                                              than the packet size")
+//! ClPhb03 (draft-briscoe-tsvwg-cl-phb-03 §3.2, Fig. 4; the CL the draft compares with):
+//!     if tok < b: PM, no tokens removed else tok −= b         (removing b "would cause a
+//!                                                              negative number of tokens")
 //! ```
+//! `ClPhb03` is the pre-emption marker of the CL document the draft names in its abstract
+//! ("CL [draft-briscoe-tsvwg-cl-phb-03]"), the one draft-zhang-pcn-performance-evaluation-02
+//! §4.1 simulated ("marking all packets which find no token in the token bucket"). It differs
+//! from `Classic` only for marked packets (they take no tokens, so the bucket keeps its
+//! partial fill), and from `SizeIndependent` only in the test (`tok < b` instead of
+//! `tok < 0`).
 //! `meter_already_marked = false` (default) is RFC 5670 §2.4: "A packet SHOULD NOT be metered
 //! ... if the PCN-packet is already excess-traffic-marked on arrival" (B.6: this "avoids
 //! over-termination ... in the event that the PCN-traffic passes through multiple
@@ -72,11 +81,18 @@
 //!   of Operation", 2012), same mirror: §2 (threshold-meter rate = PCN-admissible-rate,
 //!   excess-traffic-meter rate = PCN-supportable-rate, both "according to the rules specified
 //!   in [RFC5670]").
-//! - Not found in any corpus: the bodies of draft-briscoe-tsvwg-cl-phb,
-//!   draft-charny-pcn-single-marking and draft-zhang-pcn-performance-evaluation. So the ramp
-//!   *shape* (linear between min and max, instantaneous virtual queue, add-then-test) stays
-//!   the reading map's \[X\]/\[G\] choice; add-then-test agrees with RFC 5670 App. A.1 (tokens
-//!   are removed before the threshold test).
+//! - draft-briscoe-tsvwg-cl-phb-03 (20 Oct 2006), the CL the draft names in its abstract, read
+//!   in session 6 from the `ysoftwareab/know-your-ietf-well` mirror of IETF drafts
+//!   (`draft-briscoe-tsvwg-cl-phb-03.txt`). §2.2 confirms the ramp as built: the virtual queue
+//!   is "Emptied at the configured-admission-rate" and "Filled when a packet arrives ... (even
+//!   if the packet is already admission or pre-emption marked)"; Fig. 2 increments the queue
+//!   by the packet's size, *then* computes the probability (add-then-test); the probability
+//!   is 0 below min-marking-threshold, linear between, 1 above max-marking-threshold; "A packet
+//!   that is already pre-emption marked is never re-marked to the admission marked state";
+//!   each decision is "made independently of the decision for the previous packet". §3.2 is
+//!   the pre-emption token bucket [`ExcessMeter::ClPhb03`] (the reproduction's CL), and
+//!   App. B §10.4.1 the edge model of `cl_phb_edge`. The one point §2.2 leaves open, whether
+//!   the instantaneous or an averaged queue is compared, is the \[G\] instantaneous queue.
 
 use super::{bits_at, positive_bits, positive_rate, u, MarkCounters, MarkReason, PcnMark};
 use crate::error::ConfigError;
@@ -219,6 +235,9 @@ pub enum ExcessMeter {
     /// The "classic" behaviour (§2.4): mark iff fewer tokens than the packet's bits (B.6);
     /// tokens are removed from every metered packet, to a minimum of 0.
     Classic,
+    /// draft-briscoe-tsvwg-cl-phb-03 §3.2: mark iff fewer tokens than the packet's bits, and
+    /// then remove none; otherwise remove the packet's bits.
+    ClPhb03,
 }
 
 impl ExcessMeter {
@@ -226,12 +245,14 @@ impl ExcessMeter {
         match self {
             ExcessMeter::SizeIndependent => "size-independent",
             ExcessMeter::Classic => "classic",
+            ExcessMeter::ClPhb03 => "cl-phb-03",
         }
     }
     pub fn from_name(s: &str) -> Option<ExcessMeter> {
         match s {
             "size-independent" => Some(ExcessMeter::SizeIndependent),
             "classic" => Some(ExcessMeter::Classic),
+            "cl-phb-03" => Some(ExcessMeter::ClPhb03),
             _ => None,
         }
     }
@@ -334,6 +355,17 @@ impl ClTerminationMarker {
                 ExcessMeter::Classic => {
                     let short = self.tok < b;
                     self.tok = (self.tok - b).max(0);
+                    short
+                }
+                // cl-phb-03 §3.2: "if there are insufficient tokens (because removing them would
+                // cause a negative number of tokens in the token bucket), then tokens are not
+                // removed and the packet is pre-emption marked"; otherwise "the amount removed
+                // is the same as the number of octets in the packet" (bits here).
+                ExcessMeter::ClPhb03 => {
+                    let short = self.tok < b;
+                    if !short {
+                        self.tok -= b;
+                    }
                     short
                 }
             };
@@ -510,6 +542,38 @@ mod tests {
         );
     }
 
+    /// draft-briscoe-tsvwg-cl-phb-03 §3.2 (Fig. 4): marked iff removing the packet's bits
+    /// would make the bucket negative, and then no tokens are removed; an arrived PM packet is
+    /// neither metered nor charged.
+    #[test]
+    fn cl_phb_03_bucket_boundary() {
+        let mut t = term(false, ExcessMeter::ClPhb03);
+        // 100 tokens: a 101-bit packet is marked and takes nothing.
+        assert_eq!(t.on_packet(Time(0), 101, NM), PM);
+        assert_eq!(t.tokens_units(), i(100));
+        // Exactly 100 bits conform and empty the bucket.
+        assert_eq!(t.on_packet(Time(0), 100, AM), AM);
+        assert_eq!(t.tokens_units(), 0);
+        // 10 ms at 1000 bit/s = 10 bits: an 11-bit packet is marked, the 10 tokens stay (the
+        // classic meter would empty the bucket here).
+        assert_eq!(t.on_packet(Time::from_millis(10), 11, NM), PM);
+        assert_eq!(t.tokens_units(), i(10));
+        assert_eq!(t.on_packet(Time::from_millis(10), 10, NM), NM);
+        assert_eq!(t.tokens_units(), 0);
+        // Already PM: "tokens are not removed".
+        assert_eq!(t.on_packet(Time::from_millis(20), 5, PM), PM);
+        assert_eq!(t.tokens_units(), i(10));
+        assert_eq!(
+            t.counters().by_reason_packets[MarkReason::ExcessRate as usize],
+            2
+        );
+        assert_eq!(
+            ExcessMeter::from_name("cl-phb-03"),
+            Some(ExcessMeter::ClPhb03)
+        );
+        assert_eq!(ExcessMeter::ClPhb03.name(), "cl-phb-03");
+    }
+
     /// Under a steady overload the size-independent meter marks the excess over SR (the
     /// RFC 5670 abstract: "the amount marked equals the rate of PCN-traffic in excess of a
     /// configured rate") whatever the mix of packet sizes.
@@ -542,7 +606,11 @@ mod tests {
 
     #[test]
     fn already_pm_is_not_metered_unless_switched() {
-        for meter in [ExcessMeter::SizeIndependent, ExcessMeter::Classic] {
+        for meter in [
+            ExcessMeter::SizeIndependent,
+            ExcessMeter::Classic,
+            ExcessMeter::ClPhb03,
+        ] {
             let mut t = term(false, meter);
             assert_eq!(t.on_packet(Time(0), 60, PM), PM);
             assert_eq!(t.tokens_units(), i(100));

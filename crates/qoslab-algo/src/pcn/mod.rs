@@ -16,6 +16,7 @@
 //! | [`stm_egress`] | STM egress: receive rate, reports after L marks, cancel after M unmarked | §3.2.2, §10.4 |
 //! | [`stm_ingress`] | STM ingress: 100 ms sending-rate rounds, terminate S − (1−y)·min(R_min, S) | §3.3.2, §10.4 |
 //! | [`cl_edge`] | CL egress (NM/ThM/ETM rates per T_meas) and Decision Point (terminate PCN-sent-rate − SAR) | §10.3, §12 + RFC 6661 §3 |
+//! | [`cl_phb_edge`] | CL egress/ingress as the draft's CL references simulated them (SAR interval from the first PM packet, then the sending-rate interval; no wait) | §10.3, §12 + cl-phb-03 §10.4.1 |
 //!
 //! ## Units (an open choice, documented)
 //! The draft keeps every bucket and virtual-queue quantity in bits ("tokens are removed equal
@@ -48,6 +49,7 @@
 
 pub mod cl;
 pub mod cl_edge;
+pub mod cl_phb_edge;
 pub mod cle;
 pub mod fractional;
 pub mod stm;
@@ -67,6 +69,7 @@ pub use cl::{
     ExcessMeter,
 };
 pub use cl_edge::{ClEgress, ClEgressParams, ClIngress, ClIngressParams, ClReport};
+pub use cl_phb_edge::{ClPhbEgress, ClPhbEgressParams, ClPhbIngress, ClPhbIngressParams};
 pub use cle::Cle;
 pub use fractional::{FractionalMarker, FractionalParams};
 pub use stm::{MkThresholdReading, StmMarker, StmParams};

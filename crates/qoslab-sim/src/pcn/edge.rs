@@ -1,12 +1,15 @@
 //! Egress and ingress state machines per IEA (the algorithms of `qoslab_algo::pcn`), behind
-//! one engine-level signal type: STM (§3.2, §3.3) for `stm` and `fractional`, CL (RFC 6661
-//! §3, see `qoslab_algo::pcn::cl_edge`) for `cl`.
+//! one engine-level signal type: STM (§3.2, §3.3) for `stm` and `fractional`, CL for `cl`:
+//! RFC 6661 §3 (`qoslab_algo::pcn::cl_edge`, `[pcn.cl] edge = "rfc6661"`) or
+//! draft-briscoe-tsvwg-cl-phb-03 §10.4.1 (`qoslab_algo::pcn::cl_phb_edge`,
+//! `edge = "cl-phb-03"`).
 
 use qoslab_algo::pcn::stm_egress::FirstReport;
 use qoslab_algo::pcn::stm_ingress::RoundStart;
 use qoslab_algo::pcn::{
-    ClEgress, ClEgressParams, ClIngress, ClIngressParams, ClReport, EgressSignal, PcnMark,
-    ReportGating, StmEgress, StmEgressParams, StmIngress, StmIngressParams,
+    ClEgress, ClEgressParams, ClIngress, ClIngressParams, ClPhbEgress, ClPhbEgressParams,
+    ClPhbIngress, ClPhbIngressParams, ClReport, EgressSignal, PcnMark, ReportGating, StmEgress,
+    StmEgressParams, StmIngress, StmIngressParams,
 };
 use qoslab_algo::{Duration, Time};
 
@@ -17,7 +20,8 @@ use super::spec::{PcnSpec, Scheme};
 pub enum Signal {
     /// STM: receiving rate R.
     Report { rate_bps: u64, window_start: Time },
-    /// CL: NM-, ThM- and ETM-rates of one measurement period (RFC 6661 §3.2.2).
+    /// CL: NM-, ThM- and ETM-rates of one measurement period (RFC 6661 §3.2.2), or of one
+    /// SAR interval (cl-phb-03 §10.4.1; SAR = NM + AM).
     ClReport(ClReport),
     /// STM "cancel termination".
     Cancel,
@@ -26,6 +30,7 @@ pub enum Signal {
 pub enum Egress {
     Stm(StmEgress),
     Cl(ClEgress),
+    ClPhb(ClPhbEgress),
 }
 
 pub enum Ingress {
@@ -33,6 +38,7 @@ pub enum Ingress {
     /// "during-interval"`).
     Stm(StmIngress, bool),
     Cl(ClIngress),
+    ClPhb(ClPhbIngress),
 }
 
 fn from_stm(s: EgressSignal) -> Signal {
@@ -77,6 +83,12 @@ impl Egress {
                 )
                 .map_err(|x| format!("STM egress: {x}"))?,
             ),
+            Scheme::Cl if spec.cl.edge == "cl-phb-03" => Egress::ClPhb(
+                ClPhbEgress::new(ClPhbEgressParams {
+                    interval: spec.cl.t_meas,
+                })
+                .map_err(|x| format!("CL egress: {x}"))?,
+            ),
             Scheme::Cl => Egress::Cl(
                 ClEgress::new(ClEgressParams {
                     t_meas: spec.cl.t_meas,
@@ -93,18 +105,24 @@ impl Egress {
                 e.on_packet(now, bits, mark);
                 None
             }
+            Egress::ClPhb(e) => {
+                e.on_packet(now, bits, mark);
+                None
+            }
         }
     }
     pub fn poll(&mut self, now: Time) -> Option<Signal> {
         match self {
             Egress::Stm(e) => e.poll(now).map(from_stm),
             Egress::Cl(e) => e.poll(now).map(from_cl),
+            Egress::ClPhb(e) => e.poll(now).map(from_cl),
         }
     }
     pub fn next_wakeup(&self) -> Option<Time> {
         match self {
             Egress::Stm(e) => e.next_wakeup(),
             Egress::Cl(e) => e.next_wakeup(),
+            Egress::ClPhb(e) => e.next_wakeup(),
         }
     }
 }
@@ -129,6 +147,14 @@ impl Ingress {
                 .map_err(|x| format!("STM ingress: {x}"))?,
                 e.r_min_reports == "during-interval",
             ),
+            Scheme::Cl if spec.cl.edge == "cl-phb-03" => Ingress::ClPhb(
+                ClPhbIngress::new(ClPhbIngressParams {
+                    interval: spec.cl.send_window,
+                    error1_ppm: (spec.cl.error1 * 1e6).round() as u32,
+                    error2_ppm: (spec.cl.error2 * 1e6).round() as u32,
+                })
+                .map_err(|x| format!("CL ingress: {x}"))?,
+            ),
             Scheme::Cl => Ingress::Cl(
                 ClIngress::new(ClIngressParams {
                     send_window: spec.cl.send_window,
@@ -143,6 +169,7 @@ impl Ingress {
         match self {
             Ingress::Stm(i, _) => i.on_send(now, bits),
             Ingress::Cl(i) => i.on_send(now, bits),
+            Ingress::ClPhb(i) => i.on_send(now, bits),
         }
     }
     pub fn on_signal(&mut self, now: Time, s: Signal) {
@@ -163,8 +190,10 @@ impl Ingress {
             (Ingress::Cl(i), Signal::ClReport(r)) => {
                 i.on_report(now, r);
             }
-            (Ingress::Stm(..), Signal::ClReport(_)) | (Ingress::Cl(_), Signal::Report { .. }) => {}
-            (Ingress::Cl(_), Signal::Cancel) => {}
+            (Ingress::ClPhb(i), Signal::ClReport(r)) => i.on_report(now, r),
+            (Ingress::Stm(..), Signal::ClReport(_))
+            | (Ingress::Cl(_) | Ingress::ClPhb(_), Signal::Report { .. }) => {}
+            (Ingress::Cl(_) | Ingress::ClPhb(_), Signal::Cancel) => {}
         }
     }
     /// The order to terminate now, if any: (amount, sending rate S, R_min or SAR), bit/s.
@@ -172,6 +201,7 @@ impl Ingress {
         let t = match self {
             Ingress::Stm(i, _) => i.poll(now),
             Ingress::Cl(i) => i.poll(now),
+            Ingress::ClPhb(i) => i.poll(now),
         }?;
         Some((t.rate_bps, t.sending_rate_bps, t.min_report_bps))
     }
@@ -179,6 +209,7 @@ impl Ingress {
         match self {
             Ingress::Stm(i, _) => i.next_wakeup(),
             Ingress::Cl(i) => i.next_wakeup(),
+            Ingress::ClPhb(i) => i.next_wakeup(),
         }
     }
 }

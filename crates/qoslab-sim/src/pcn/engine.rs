@@ -128,6 +128,9 @@ pub struct Domain<'s> {
     q: Queue,
     bits: u64,
     nominal: f64,
+    /// RFC 6661 §3.3.2 victim selection by upper rate limits (`[pcn.cl] victims =
+    /// "upper-limit"`, CL only): each flow's upper rate limit (its peak rate), else 0.
+    upper_limit: f64,
     sr: f64,
     terminations: Vec<TerminationEvent>,
     now: Time,
@@ -254,6 +257,14 @@ impl<'s> Domain<'s> {
             q: Queue::default(),
             bits,
             nominal: spec.traffic.nominal_bps,
+            upper_limit: if spec.scheme == Scheme::Cl && spec.cl.victims == "upper-limit" {
+                // [G] A flow's upper rate limit "known ... from resource signaling" is the
+                // peak rate of its traffic model: packet size / packet interval (CBR 64 kb/s;
+                // VBR 64 kb/s while ON; SVD 12 Mb/s).
+                spec.traffic.packet_bytes as f64 * 8.0 / spec.traffic.interval.as_secs_f64()
+            } else {
+                0.0
+            },
             sr: spec.supportable_rate.bps() as f64,
             terminations: Vec::new(),
             now: Time::ZERO,
@@ -655,11 +666,25 @@ impl<'s> Domain<'s> {
     }
 
     /// Terminates flows of IEA `i` chosen uniformly at random among its active flows until
-    /// their cumulative nominal rate reaches `rate_bps` [G §5.12: random victims, ceil].
+    /// their cumulative nominal rate reaches `rate_bps` [G §5.12: random victims, ceil]; or,
+    /// with `upper_limit > 0`, RFC 6661 §3.3.2: "select a set of PCN-flows whose sum of upper
+    /// rate limits is up to the traffic rate to be terminated" (the most whole flows whose
+    /// peak rates sum to at most `rate_bps`).
     fn terminate(&mut self, now: Time, i: usize, rate_bps: u64, s_bps: u64, r_bps: u64) {
         let mut cum = 0.0;
         let mut n = 0u64;
-        while cum < rate_bps as f64 && !self.ieas[i].active.is_empty() {
+        let (step, upto) = if self.upper_limit > 0.0 {
+            (self.upper_limit, true)
+        } else {
+            (self.nominal, false)
+        };
+        while !self.ieas[i].active.is_empty()
+            && if upto {
+                cum + step <= rate_bps as f64
+            } else {
+                cum < rate_bps as f64
+            }
+        {
             let ia = &mut self.ieas[i];
             let k = ia.victims.below(ia.active.len() as u64) as usize;
             let slot = ia.active[k];
@@ -667,7 +692,7 @@ impl<'s> Domain<'s> {
             let f = &mut self.flows[slot as usize];
             f.state = FlowState::Terminated;
             f.release = now + self.spec.traffic.randomize;
-            cum += self.nominal;
+            cum += step;
             n += 1;
         }
         let ia = &mut self.ieas[i];

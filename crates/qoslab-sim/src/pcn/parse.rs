@@ -338,6 +338,10 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "excess_meter",
             "t_meas",
             "send_window",
+            "edge",
+            "error1",
+            "error2",
+            "victims",
         ],
     )?;
     let t = t.as_ref();
@@ -351,13 +355,33 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         excess_meter: choice_or(
             t,
             "excess_meter",
-            &["size-independent", "classic"],
+            &["size-independent", "classic", "cl-phb-03"],
             "size-independent",
         )?
         .to_string(),
         t_meas: dur_or(t, "t_meas", Duration::from_millis(100))?,
         send_window: dur_or(t, "send_window", Duration::from_millis(100))?,
+        edge: choice_or(t, "edge", &["rfc6661", "cl-phb-03"], "rfc6661")?.to_string(),
+        error1: num_or(t, "error1", 0.0)?,
+        error2: num_or(t, "error2", 0.0)?,
+        victims: choice_or(t, "victims", &["ceil-mean", "upper-limit"], "ceil-mean")?.to_string(),
     };
+    // cl-phb-03 §10.4.1: "Both Error1 and Error2 in all simulations were in the range of
+    // 2-5%"; a fraction of SAR in [0, 1).
+    for (k, v) in [("error1", cl.error1), ("error2", cl.error2)] {
+        if !(0.0..1.0).contains(&v) {
+            return Err(field(t, k)
+                .expect("non-default")
+                .err(ErrorKind::BadValue, "must be a fraction of SAR in [0, 1)"));
+        }
+    }
+    if cl.edge != "cl-phb-03" && (cl.error1 != 0.0 || cl.error2 != 0.0) {
+        let k = if cl.error1 != 0.0 { "error1" } else { "error2" };
+        return Err(field(t, k).expect("non-default").err(
+            ErrorKind::Relation,
+            "error1/error2 are cl-phb-03 §10.4.1's error factors: they need edge = \"cl-phb-03\"",
+        ));
+    }
     // vq_min = vq_max is RFC 5670 §2.3's step threshold-meter.
     if cl.vq_min > cl.vq_max {
         let f = field(t, "vq_min")

@@ -125,12 +125,26 @@ pub struct ClSpec {
     pub tb_depth: Duration,
     /// false: already-PM packets are not metered by the termination bucket (RFC 5670 §2.4).
     pub meter_already_marked: bool,
-    /// `size-independent` (RFC 5670 §2.4 SHOULD, App. A.2) or `classic` (§2.4).
+    /// `size-independent` (RFC 5670 §2.4 SHOULD, App. A.2), `classic` (§2.4) or `cl-phb-03`
+    /// (draft-briscoe-tsvwg-cl-phb-03 §3.2, the CL the draft compares with).
     pub excess_meter: String,
-    /// Egress measurement period T_meas (RFC 6661 §3.2.1; 100 ms [G]).
+    /// Egress measurement period T_meas (RFC 6661 §3.2.1; 100 ms [G]); with
+    /// `edge = "cl-phb-03"` the SAR measurement interval (cl-phb-03 §10.4.1: 100 ms).
     pub t_meas: Duration,
-    /// PCN-sent-rate window at the ingress (RFC 6661 §3.4; 100 ms [G]).
+    /// PCN-sent-rate window at the ingress (RFC 6661 §3.4; 100 ms [G]); with
+    /// `edge = "cl-phb-03"` the ingress interval ("the same length ... as the egress").
     pub send_window: Duration,
+    /// Edge behaviour: `rfc6661` (`qoslab_algo::pcn::cl_edge`) or `cl-phb-03`
+    /// (`qoslab_algo::pcn::cl_phb_edge`: cl-phb-03 §10.4.1 = zhang-02 §4.1).
+    pub edge: String,
+    /// cl-phb-03 §10.4.1 Error1, a fraction of SAR: pre-empt only if S > SAR·(1 + error1).
+    pub error1: f64,
+    /// cl-phb-03 §10.4.1 Error2, a fraction of SAR: pre-empt down to SAR·(1 − error2).
+    pub error2: f64,
+    /// CL victims: `ceil-mean` (random flows until their nominal mean rates reach the amount,
+    /// the rule STM uses too [G map §5.12]) or `upper-limit` (RFC 6661 §3.3.2 MAY: random
+    /// flows whose upper rate limits, the peak rates, sum to at most the amount).
+    pub victims: String,
 }
 
 /// Edge behaviour (§3.2, §3.3, §10.4, §11.1).

@@ -47,10 +47,12 @@ Choices (all are scenario knobs; see scenarios/pcn-stm/*.toml and README.md ther
     0.2 s (CL) as §12.1 says the tables include; 'tt_raw' without it.
   - STM egress: R over the last 33.3 ms, reports only while the marked run lasts (Variant A); STM ingress: back-to-back
     100 ms rounds, R_min over the reports received during a round (the report that starts a round only starts it).
-  - CL: VQ ramp 5/15/20 ms at AR (add, then test), RFC 5670 excess-traffic-meter 5 ms at SR (packet-size-independent,
-    already-ETM packets not metered); RFC 6661 edge: NM/ThM/ETM rates per 100 ms period at the egress; a report with
-    ETM starts a 100 ms PCN-sent-rate measurement, the next report with ETM gives SAR = NM + ThM, terminate
-    sent-rate - SAR; reports of periods begun before termination + one-way delay ignored.
+  - CL: VQ ramp 5/15/20 ms at AR (add, then test). Termination as the draft's CL reference simulated it
+    (draft-briscoe-tsvwg-cl-phb-03; the abstract's 'CL [draft-briscoe-tsvwg-cl-phb-03]', §10.3's '200 ms for CL'):
+    §3.2 pre-emption token bucket 5 ms at SR (marked iff fewer tokens than the packet, then none removed; already-PM
+    packets not metered); §10.4.1 edge: the first PM packet opens a 100 ms SAR interval at the egress (SAR = non-PM
+    rate), its report opens the ingress's 100 ms sending-rate interval, at whose end S - SAR is terminated; no wait
+    between rounds, no error terms. (RFC 5670/6661's CL: `edge = 'rfc6661'`, `excess_meter = 'size-independent'`.)
   - Termination population: 0.9 AR from t = 0, extra flows at 50 s to 1.25 / 2.0 SR counted in flows (SVD at 4 Mb/s:
     actual 1.275 / 2.04 SR at 4.08 Mb/s), spread like the base load; victims uniform among the IEA's active flows until
     their nominal rate covers the amount.
