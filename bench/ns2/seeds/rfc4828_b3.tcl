@@ -25,6 +25,8 @@
 #     ared-b   Adaptive RED in byte mode (Tables 20, 21): red-b with adaptive_ 1, gentle_ true
 #              (alpha_ 0.01, beta_ 0.9, interval_ 0.5 s, top_ 0.5, bottom_ 0.01: ns-2.35's
 #              defaults)
+#     red-b-markp, ared-b-markp: red-b / ared-b with ns-2.35's default use_mark_p_ true
+#              (finding 12; qoslab: ns2_use_mark_p = true)
 #   mss: the long-lived TCP segment (1460, or 512 for Tables 14, 19, 21)
 #   trace: optional file for a queue trace of R1 -> R2
 # Prints, over 50..100 s: the mean send rate per flow of the TCP and TFRC-SP groups (Kb/s,
@@ -104,7 +106,22 @@ if {[string is integer $qlim]} {
                 $q set adaptive_ 1
                 $q set gentle_ true
             }
-            default { puts stderr "queue $qlim: N, <b>B, red-p, red-b or ared-b"; exit 2 }
+            red-b-markp {
+                $q set bytes_ true
+                $q set queue_in_bytes_ true
+                $q set use_mark_p_ true
+            }
+            ared-b-markp {
+                $q set bytes_ true
+                $q set queue_in_bytes_ true
+                $q set adaptive_ 1
+                $q set gentle_ true
+                $q set use_mark_p_ true
+            }
+            default {
+                puts stderr "queue $qlim: N, <b>B, red-p, red-b, ared-b, red-b-markp or ared-b-markp"
+                exit 2
+            }
         }
     }
 }
