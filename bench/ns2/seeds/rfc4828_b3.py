@@ -39,6 +39,8 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 RESULTS = os.path.join(HERE, "measured", "rfc4828_b3_ns2.csv")
 QUEUES = ["100p", "50000B", "red-p", "red-b", "ared-b", "red-b-markp", "ared-b-markp",
           "ared-b-ns2slope"]
+# "<queue>-m": ns-2's TCP matched to ours (syn_ false, rtxcur_init_ 1: rfc4828_b3.tcl)
+QUEUES += [q + "-m" for q in QUEUES]
 # Rows whose ns-2 side is another row's (only our configuration differs).
 NS2_SIDE = {"ared-b-ns2slope": "ared-b"}
 # Our @queue lines for the byte-mode RED rows (the same text as scenarios/rfc4828/run.sh).
@@ -77,7 +79,8 @@ def save_results(res):
 
 
 def ns2(queue, mss, n, seed):
-    qarg = queue[:-1] if queue.endswith("p") and queue[:-1].isdigit() else queue
+    base, m = (queue[:-2], "-m") if queue.endswith("-m") else (queue, "")
+    qarg = (base[:-1] if base.endswith("p") and base[:-1].isdigit() else base) + m
     args = ["ns", os.path.join(HERE, "rfc4828_b3.tcl"), str(n), qarg, str(seed), str(mss)]
     with tempfile.TemporaryDirectory() as d:
         out = subprocess.run(args, check=True, capture_output=True, text=True, cwd=d).stdout
@@ -91,6 +94,8 @@ def ns2(queue, mss, n, seed):
 
 
 def scenario(queue, mss, n, request="segment"):
+    if queue.endswith("-m"):
+        queue = queue[:-2]
     base = "b3-droptail.toml" if queue in ("100p", "50000B") else "b4-red.toml"
     sc = open(os.path.join(ROOT, "scenarios", "rfc4828", base)).read()
     web = WEB + f'request = "{request}"\n'
@@ -136,6 +141,7 @@ def ours(exe, queue, mss, n, seed, request="segment"):
 
 
 def published(queue, mss):
+    queue = queue[:-2] if queue.endswith("-m") else queue
     table = {("100p", 1460): "12", ("50000B", 1460): "13", ("50000B", 512): "14"}.get(
         (queue, mss))
     if table is None:
@@ -161,6 +167,8 @@ def main():
     ns_list = [int(x) for x in a.sessions.split(",")]
     res = load_results()
     nsq = NS2_SIDE.get(a.queue, a.queue)
+    if a.queue.endswith("-m") and a.queue[:-2] in NS2_SIDE:
+        nsq = NS2_SIDE[a.queue[:-2]] + "-m"
     for n in ns_list:
         for s in range(1, a.seeds + 1):
             k = (nsq, a.mss, n, s)

@@ -27,6 +27,7 @@
 #              defaults)
 #     red-b-markp, ared-b-markp: red-b / ared-b with ns-2.35's default use_mark_p_ true
 #              (finding 12; qoslab: ns2_use_mark_p = true)
+#     <queue>-m: the same queue with TCP matched to ours (syn_ false, rtxcur_init_ 1)
 #   mss: the long-lived TCP segment (1460, or 512 for Tables 14, 19, 21)
 #   trace: optional file for a queue trace of R1 -> R2
 # Prints, over 50..100 s: the mean send rate per flow of the TCP and TFRC-SP groups (Kb/s,
@@ -37,6 +38,13 @@ set nsess [lindex $argv 0]
 set qlim  [lindex $argv 1]
 set seed  [lindex $argv 2]
 set mss   [expr {[llength $argv] > 3 ? [lindex $argv 3] : 1460}]
+# Queue names ending in "-m" (e.g. 100-m, red-b-m): TCP matched to qoslab's, which has no
+# handshake and RFC 6298's 1 s initial RTO: syn_ false (2.35 default true: a SYN and its
+# SYN-ACK before the first data packet of every transfer) and rtxcur_init_ 1 (2.35: 3 s).
+if {[regsub {\-m$} $qlim {} qlim]} {
+    Agent/TCP set syn_ false
+    Agent/TCP set rtxcur_init_ 1.0
+}
 set ns [new Simulator]
 global defaultRNG
 $defaultRNG seed $seed
