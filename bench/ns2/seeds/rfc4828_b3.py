@@ -71,6 +71,9 @@ def load_results():
 
 
 def save_results(res):
+    # Merge with the file as it is now, so runs of other queues saved meanwhile (by another
+    # invocation) are kept; this invocation's values win for its own keys.
+    res = {**load_results(), **res}
     with open(RESULTS, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["queue", "mss", "sessions", "seed"] + COLS)

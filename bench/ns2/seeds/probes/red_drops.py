@@ -4,11 +4,12 @@ set-up in ns-2.35 (issue 14, finding 12).
 
 Runs bench/ns2/seeds/rfc4828_b3.tcl with its trace argument (a queue trace of R1 -> R2 and
 RED's average at every arrival) and classifies each drop over 50..100 s by the average the
-arriving packet saw: >= max_th (2 max_th when gentle) = forced, waiting bytes >= the limit =
-overflow, otherwise early. Groups: long-lived TCP (flow ids 1-5), TFRC-SP (6-10), web (100:
+arriving packet saw: >= max_th (2 max_th when gentle) = forced (with use_mark_p_ true, the
+*-markp queues, these are drops ns-2 takes through its early-drop code with p_b = 1), waiting
+bytes >= the limit = overflow, otherwise early. Groups: long-lived TCP (flow ids 1-5), TFRC-SP (6-10), web (100:
 forward pool, 101: reverse pool), split by packet size.
 
-usage: python3 bench/ns2/seeds/probes/red_drops.py <sessions> <queue: red-b|red-p|ared-b> <seed> [mss]
+usage: python3 bench/ns2/seeds/probes/red_drops.py <sessions> <queue: red-b|red-p|ared-b[-markp]> <seed> [mss]
 """
 import bisect
 import collections
@@ -32,9 +33,9 @@ def group(fid, size):
 def main():
     n, queue, seed = sys.argv[1], sys.argv[2], sys.argv[3]
     mss = sys.argv[4] if len(sys.argv) > 4 else "1460"
-    byte = queue in ("red-b", "ared-b")
+    byte = queue.startswith(("red-b", "ared-b"))
     max_th = 7500.0 if byte else 15.0
-    forced_from = 2 * max_th if queue == "ared-b" else max_th
+    forced_from = 2 * max_th if queue.startswith("ared") else max_th
     limit = 50000 if byte else 100
     with tempfile.TemporaryDirectory() as d:
         tr = os.path.join(d, "q.tr")
