@@ -168,7 +168,7 @@ fn web_flow(r: &qoslab_sim::RunResult, key: &str) -> u64 {
 }
 
 fn pages_finished(r: &qoslab_sim::RunResult) -> u64 {
-    serde_json::to_value(&r.webs[0].stats).unwrap()["pages_finished"]
+    serde_json::to_value(r.webs[0].stats).unwrap()["pages_finished"]
         .as_u64()
         .unwrap()
 }
@@ -183,7 +183,7 @@ fn request_leg_sends_one_segment_per_object_before_its_response() {
     let with = one_session("segment", 2, 3, "10s");
     let without = one_session("none", 2, 3, "10s");
     for r in [&with, &without] {
-        let s = serde_json::to_value(&r.webs[0].stats).unwrap();
+        let s = serde_json::to_value(r.webs[0].stats).unwrap();
         assert_eq!(s["pages_finished"], 2, "{s}");
         assert_eq!(s["transfers_completed"], 6, "{s}");
         assert_eq!(web_flow(r, "dropped_pkts"), 0);

@@ -351,8 +351,9 @@ impl WebTrafficParams {
     }
 }
 
-/// "Open a TCP transfer of `bytes` from `server` to `client` now" (see the module doc,
-/// choice 5, for the request leg).
+/// "Object `object` is launched now: its response is `bytes` from `server` to `client`" (the
+/// engine first runs the request leg if [`WebTrafficSettings::request`] says so: module doc,
+/// choice 5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Request {
     /// When the object was due (≤ the `now` it was polled at).
