@@ -73,8 +73,9 @@
 //!    much later. A [`Request`] is emitted at the launch instant; with
 //!    [`RequestLeg::Segment`] (the default: the model is ns-2's) the engine first runs that
 //!    one-segment request transfer and starts the response when it completes; with
-//!    [`RequestLeg::None`] it starts the response at once (the model before issue 14
-//!    measured that this offers ~21 % more web load at 100 RFC 4828 sessions).
+//!    [`RequestLeg::None`] it starts the response at once (the model before issue 14's
+//!    session 6). On one object over an idle path the engine's timeline matches ns-2.35's
+//!    WebTraf with `syn_ false` to 0.3 ms (bench/ns2/seeds/README.md section 9.2).
 //!    The request packets belong to the pool's flow, as ns-2's `FID_ASSIGNING_MODE_ 2`
 //!    gives requests and responses the pool's one flow id. Not modelled: ns-2.35's default
 //!    `syn_ true` sends a 40-byte SYN before the first data packet of every TCP (requests
