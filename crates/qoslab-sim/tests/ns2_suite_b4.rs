@@ -16,7 +16,8 @@
 //! rate here is set by its control law (the average queue against 5/15 packets), so a
 //! change of RED's average, count or `wait` rule, or of TFRC-SP's response, moves these
 //! cells. Further cases below: byte-mode RED (with and without ns-2.35's `use_mark_p_`)
-//! and the B.3 drop-tail queue, at 25 sessions and (drop rates, ns-2 TCP matched) 100. Not checked: other 100-session rows (README
+//! and the B.3 drop-tail queue at 25 sessions, and its drop rates at 100 sessions against
+//! ns-2 with its TCP matched to ours. Not checked: the other 100-session rows (README
 //! section 9).
 
 use std::path::PathBuf;
