@@ -14,7 +14,11 @@ ns-2.35 vs qoslab is the like-for-like comparison.
 --queue selects the bottleneck queue (both simulators, mapping in README.md): 100p (Table 12,
 the default), 50000B (drop-tail in bytes, Tables 13-16), red-p (RED packet mode, Table 17),
 red-b (RED byte mode, queue in bytes, Tables 18-19), ared-b (Adaptive RED, byte mode, Tables
-20-21); --mss the long-lived TCP segment (1460, or 512 for Tables 14, 19, 21). Published
+20-21), red-b-markp / ared-b-markp (the same with ns-2.35's default use_mark_p_ true, ours
+with ns2_use_mark_p = true: finding 12), ared-b-ns2slope (ns-2's ared-b against ours with
+ns2_gentle_initial_max_p = true: finding 13); --request none runs our web pools without the
+request leg (the model before issue 14's session 6); --mss the long-lived TCP segment (1460,
+or 512 for Tables 14, 19, 21). Published
 values are printed for Tables 12 and 13 only (17-21 are withheld from the seed; 12's and 13's
 come from web.tcl's heavier objects, orientation only).
 
@@ -33,7 +37,12 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 RESULTS = os.path.join(HERE, "measured", "rfc4828_b3_ns2.csv")
-QUEUES = ["100p", "50000B", "red-p", "red-b", "ared-b"]
+QUEUES = ["100p", "50000B", "red-p", "red-b", "ared-b", "red-b-markp", "ared-b-markp",
+          "ared-b-ns2slope"]
+# "<queue>-m": ns-2's TCP matched to ours (syn_ false, rtxcur_init_ 1: rfc4828_b3.tcl)
+QUEUES += [q + "-m" for q in QUEUES]
+# Rows whose ns-2 side is another row's (only our configuration differs).
+NS2_SIDE = {"ared-b-ns2slope": "ared-b"}
 # Our @queue lines for the byte-mode RED rows (the same text as scenarios/rfc4828/run.sh).
 RED_BYTES = ('queue = { kind = "red", limit = "50000B", min_th = "2500B", max_th = "7500B", '
              'max_p = 0.1, w_q = 0.002, gentle = false, wait = true, byte_mode = true, '
@@ -62,6 +71,9 @@ def load_results():
 
 
 def save_results(res):
+    # Merge with the file as it is now, so runs of other queues saved meanwhile (by another
+    # invocation) are kept; this invocation's values win for its own keys.
+    res = {**load_results(), **res}
     with open(RESULTS, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["queue", "mss", "sessions", "seed"] + COLS)
@@ -70,7 +82,8 @@ def save_results(res):
 
 
 def ns2(queue, mss, n, seed):
-    qarg = queue[:-1] if queue.endswith("p") and queue[:-1].isdigit() else queue
+    base, m = (queue[:-2], "-m") if queue.endswith("-m") else (queue, "")
+    qarg = (base[:-1] if base.endswith("p") and base[:-1].isdigit() else base) + m
     args = ["ns", os.path.join(HERE, "rfc4828_b3.tcl"), str(n), qarg, str(seed), str(mss)]
     with tempfile.TemporaryDirectory() as d:
         out = subprocess.run(args, check=True, capture_output=True, text=True, cwd=d).stdout
@@ -83,12 +96,15 @@ def ns2(queue, mss, n, seed):
     return r
 
 
-def scenario(queue, mss, n):
+def scenario(queue, mss, n, request="segment"):
+    if queue.endswith("-m"):
+        queue = queue[:-2]
     base = "b3-droptail.toml" if queue in ("100p", "50000B") else "b4-red.toml"
     sc = open(os.path.join(ROOT, "scenarios", "rfc4828", base)).read()
-    for old, new in ((f"sessions = 100  # @sessions", f"sessions = {n}  # @sessions\n" + WEB),
+    web = WEB + f'request = "{request}"\n'
+    for old, new in ((f"sessions = 100  # @sessions", f"sessions = {n}  # @sessions\n" + web),
                      (f"sessions = 50  # @revsessions",
-                      f"sessions = {n // 2}  # @revsessions\n" + WEB)):
+                      f"sessions = {n // 2}  # @revsessions\n" + web)):
         if old not in sc:
             raise SystemExit(f"b3-droptail.toml: {old!r} not found; update rfc4828_b3.py")
         sc = sc.replace(old, new, 1)
@@ -97,7 +113,12 @@ def scenario(queue, mss, n):
         raise SystemExit(f"{base}: @queue is not 100p; update rfc4828_b3.py")
     new = {"100p": qline.group(0),
            "50000B": 'queue = { kind = "drop-tail", limit = "50000B" }  # @queue',
-           "red-p": qline.group(0), "red-b": RED_BYTES, "ared-b": ARED_BYTES}[queue]
+           "red-p": qline.group(0), "red-b": RED_BYTES, "ared-b": ARED_BYTES,
+           "red-b-markp": RED_BYTES.replace(" }  # @queue", ", ns2_use_mark_p = true }  # @queue"),
+           "ared-b-markp": ARED_BYTES.replace(" }  # @queue",
+                                              ", ns2_use_mark_p = true }  # @queue"),
+           "ared-b-ns2slope": ARED_BYTES.replace(
+               " }  # @queue", ", ns2_gentle_initial_max_p = true }  # @queue")}[queue]
     sc = sc.replace(qline.group(0), new, 1)
     if mss != 1460:
         old = 'mss = "1460B"  # @mss'
@@ -107,10 +128,10 @@ def scenario(queue, mss, n):
     return sc
 
 
-def ours(exe, queue, mss, n, seed):
+def ours(exe, queue, mss, n, seed, request="segment"):
     with tempfile.TemporaryDirectory() as d:
         f = os.path.join(d, "s.toml")
-        open(f, "w").write(scenario(queue, mss, n))
+        open(f, "w").write(scenario(queue, mss, n, request))
         subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"], check=True)
         r = json.load(open(os.path.join(d, "summary.json")))
     out = {}
@@ -123,6 +144,7 @@ def ours(exe, queue, mss, n, seed):
 
 
 def published(queue, mss):
+    queue = queue[:-2] if queue.endswith("-m") else queue
     table = {("100p", 1460): "12", ("50000B", 1460): "13", ("50000B", 512): "14"}.get(
         (queue, mss))
     if table is None:
@@ -141,26 +163,32 @@ def main():
     ap.add_argument("--reuse", action="store_true")
     ap.add_argument("--queue", default="100p", choices=QUEUES)
     ap.add_argument("--mss", type=int, default=1460)
+    ap.add_argument("--request", default="segment", choices=["segment", "none"],
+                    help="our web pools' request leg (default: ns-2 WebTraf's one segment)")
     ap.add_argument("--qoslab", default=os.path.join(ROOT, "target", "release", "qoslab"))
     a = ap.parse_args()
     ns_list = [int(x) for x in a.sessions.split(",")]
     res = load_results()
+    nsq = NS2_SIDE.get(a.queue, a.queue)
+    if a.queue.endswith("-m") and a.queue[:-2] in NS2_SIDE:
+        nsq = NS2_SIDE[a.queue[:-2]] + "-m"
     for n in ns_list:
         for s in range(1, a.seeds + 1):
-            k = (a.queue, a.mss, n, s)
+            k = (nsq, a.mss, n, s)
             if not a.reuse or k not in res:
-                res[k] = ns2(a.queue, a.mss, n, s)
+                res[k] = ns2(nsq, a.mss, n, s)
                 save_results(res)
     pub = published(a.queue, a.mss)
     print(f"\n### RFC 4828 App. B set-up, queue {a.queue}, long-lived TCP {a.mss} B (ns-2 "
-          f"example web parameters): mean of seeds 1..{a.seeds}, ranges over the seeds\n")
+          f"example web parameters; our request leg: {a.request}): mean of seeds "
+          f"1..{a.seeds}, ranges over the seeds\n")
     print("| web sessions | column | published (web.tcl objects) | ns-2.35 | ns-2 range | qoslab | "
           "qoslab range | qoslab - ns-2 |")
     print("|" + "---|" * 8)
     for n in ns_list:
-        q = [ours(a.qoslab, a.queue, a.mss, n, s) for s in range(1, a.seeds + 1)]
+        q = [ours(a.qoslab, a.queue, a.mss, n, s, a.request) for s in range(1, a.seeds + 1)]
         for c in COLS:
-            nv = [res[(a.queue, a.mss, n, s)][c] for s in range(1, a.seeds + 1)]
+            nv = [res[(nsq, a.mss, n, s)][c] for s in range(1, a.seeds + 1)]
             qv = [x[c] for x in q]
             nm, qm = sum(nv) / len(nv), sum(qv) / len(qv)
             dec = 2 if "kbps" in c else 4

@@ -10,7 +10,7 @@
 # tcl/test/test-suite-webtraf.tcl (create-session). Sessions start uniformly in [0, 100 s);
 # a reverse pool (servers on R2's side) with half as many sessions.
 #
-# usage: ns rfc4828_b3.tcl <web_sessions> <queue> <seed> [mss]
+# usage: ns rfc4828_b3.tcl <web_sessions> <queue> <seed> [mss [trace]]
 #   queue (the R1 <-> R2 queue, both directions; our `@queue` line of b3-droptail.toml /
 #   b4-red.toml, mapping in README.md here):
 #     N        drop-tail of N packets (Table 12: 100), DropTail limit_ N + 1
@@ -25,7 +25,11 @@
 #     ared-b   Adaptive RED in byte mode (Tables 20, 21): red-b with adaptive_ 1, gentle_ true
 #              (alpha_ 0.01, beta_ 0.9, interval_ 0.5 s, top_ 0.5, bottom_ 0.01: ns-2.35's
 #              defaults)
+#     red-b-markp, ared-b-markp: red-b / ared-b with ns-2.35's default use_mark_p_ true
+#              (finding 12; qoslab: ns2_use_mark_p = true)
+#     <queue>-m: the same queue with TCP matched to ours (syn_ false, rtxcur_init_ 1)
 #   mss: the long-lived TCP segment (1460, or 512 for Tables 14, 19, 21)
+#   trace: optional file for a queue trace of R1 -> R2
 # Prints, over 50..100 s: the mean send rate per flow of the TCP and TFRC-SP groups (Kb/s,
 # data packets sent x wire size: 1500 B, 232 B) and their drop rates at R1->R2 (dropped /
 # arrived data packets of the group, pooled: a flow monitor by flow id).
@@ -34,6 +38,13 @@ set nsess [lindex $argv 0]
 set qlim  [lindex $argv 1]
 set seed  [lindex $argv 2]
 set mss   [expr {[llength $argv] > 3 ? [lindex $argv 3] : 1460}]
+# Queue names ending in "-m" (e.g. 100-m, red-b-m): TCP matched to qoslab's, which has no
+# handshake and RFC 6298's 1 s initial RTO: syn_ false (2.35 default true: a SYN and its
+# SYN-ACK before the first data packet of every transfer) and rtxcur_init_ 1 (2.35: 3 s).
+if {[regsub {\-m$} $qlim {} qlim]} {
+    Agent/TCP set syn_ false
+    Agent/TCP set rtxcur_init_ 1.0
+}
 set ns [new Simulator]
 global defaultRNG
 $defaultRNG seed $seed
@@ -67,6 +78,12 @@ proc red_common {q} {
     $q set bytes_ false
     $q set queue_in_bytes_ false
     $q set limit_ 100
+    # ns-2.35's default use_mark_p_ true (added after RFC 4828's runs; ns-2's own test suites
+    # set it false) skips the forced drop at avg >= max_th and sends such arrivals through the
+    # early-drop code with p = 1, where `wait_` and the byte-mode count let packets through
+    # until 500 bytes have arrived since the last drop (finding 12). The RED paper, RFC 4828's
+    # ns-2 and qoslab force the drop.
+    $q set use_mark_p_ false
 }
 if {[string is integer $qlim]} {
     # qoslab Np drop-tail = ns-2 DropTail limit_ N + 1 (probes/droptail_limit.tcl)
@@ -97,8 +114,37 @@ if {[string is integer $qlim]} {
                 $q set adaptive_ 1
                 $q set gentle_ true
             }
-            default { puts stderr "queue $qlim: N, <b>B, red-p, red-b or ared-b"; exit 2 }
+            red-b-markp {
+                $q set bytes_ true
+                $q set queue_in_bytes_ true
+                $q set use_mark_p_ true
+            }
+            ared-b-markp {
+                $q set bytes_ true
+                $q set queue_in_bytes_ true
+                $q set adaptive_ 1
+                $q set gentle_ true
+                $q set use_mark_p_ true
+            }
+            default {
+                puts stderr "queue $qlim: N, <b>B, red-p, red-b, ared-b, red-b-markp or ared-b-markp"
+                exit 2
+            }
         }
+    }
+}
+# Optional 5th argument: a queue trace of R1 -> R2 (ns-2's standard trace format: `+`, `-`,
+# `r`, `d` and, for RED, `e` for early drops), for per-flow drop diagnostics
+# (probes/red_drops.py).
+if {[llength $argv] > 4} {
+    set tf_ [open [lindex $argv 4] w]
+    $ns trace-queue $R1 $R2 $tf_
+    # RED: its average at every arrival (`a <time> <ave>`), in <trace>.red
+    if {![string is integer $qlim] && ![regexp {B$} $qlim]} {
+        set rf_ [open "[lindex $argv 4].red" w]
+        set rq [[$ns link $R1 $R2] queue]
+        $rq trace ave_
+        $rq attach $rf_
     }
 }
 set fmon [$ns makeflowmon Fid]
@@ -249,6 +295,10 @@ proc done {} {
     puts [format "web fwd_kbps=%.2f rev_kbps=%.2f" \
               [expr {([lindex $w 0] - [lindex $w50 0]) * 8.0 / 50.0 / 1000.0}] \
               [expr {([lindex $w 1] - [lindex $w50 1]) * 8.0 / 50.0 / 1000.0}]]
+    global tf_
+    global rf_
+    if {[info exists tf_]} { flush $tf_; close $tf_ }
+    if {[info exists rf_]} { flush $rf_; close $rf_ }
     exit 0
 }
 $ns at 50.0 "mark"

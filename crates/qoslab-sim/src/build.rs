@@ -106,6 +106,8 @@ pub fn build_aqm(spec: &QueueSpec, rate: Rate) -> Result<(Aqm, QueueLimit), Conf
                 byte_mode: r.byte_mode,
                 mean_pkt_size: r.mean_pkt_size,
                 ecn: if r.ecn { Ecn::MarkEarly } else { Ecn::Off },
+                ns2_use_mark_p: r.ns2_use_mark_p,
+                ns2_gentle_initial_max_p: r.ns2_gentle_initial_max_p,
                 ..RedConfig::new(
                     r.min_th,
                     r.max_th,

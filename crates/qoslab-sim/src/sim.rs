@@ -21,7 +21,7 @@ use crate::result::{self, RunResult};
 use crate::scenario::spec::{FlowKind, Scenario};
 use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats, TfrcOscillation};
 use crate::traffic::udp::UdpSource;
-use crate::traffic::web::{Request as WebRequest, WebTraffic};
+use crate::traffic::web::{Request as WebRequest, RequestLeg, WebTraffic};
 use crate::transport::tcp::{App, TcpConfig, TcpReceiver, TcpSender};
 use crate::transport::WireHeader;
 use qoslab_algo::tfrc;
@@ -156,6 +156,9 @@ pub struct WebTag {
     pub session: u32,
     pub page: u32,
     pub object: u32,
+    /// `Some(bytes)` while this transfer is the object's request leg: the response of
+    /// `bytes` starts when it completes (`traffic::web`, choice 5).
+    pub response: Option<u64>,
 }
 
 /// A web-traffic pool: the session model and what its transfers need.
@@ -739,23 +742,41 @@ impl Simulator {
         self.arm_web(w);
     }
 
-    /// Opens a TCP transfer of a web object from its server to its client.
+    /// Opens a web object's first transfer: its one-segment request from client to server
+    /// (ns-2 WebTraf `launch-req`), or with `request = "none"` its response at once.
     fn start_transfer(&mut self, w: u32, req: WebRequest) {
-        let now = self.now;
         let pool = &self.webs[w as usize];
         let (server, client) = (
             pool.servers[req.server as usize],
             pool.clients[req.client as usize],
         );
-        let sender = TcpSender::new(&pool.cfg, App::Bytes(req.bytes.max(1)));
-        let receiver = TcpReceiver::new(&pool.cfg);
-        let (flow, header, ack_size) = (pool.flow, pool.header, pool.ack_size);
-        let tag = WebTag {
+        let bytes = req.bytes.max(1);
+        let mut tag = WebTag {
             pool: w,
             session: req.session,
             page: req.page,
             object: req.object,
+            response: None,
         };
+        match pool.model.params().settings().request {
+            RequestLeg::Segment => {
+                // `advanceby 1`: one full segment of the pool's TCP.
+                let seg = u64::from(pool.cfg.params().mss);
+                tag.response = Some(bytes);
+                self.open_transfer(tag, client, server, seg);
+            }
+            RequestLeg::None => self.open_transfer(tag, server, client, bytes),
+        }
+    }
+
+    /// Opens a TCP transfer of `bytes` for a web object from node `from` to node `to`.
+    fn open_transfer(&mut self, tag: WebTag, from: u32, to: u32, bytes: u64) {
+        let now = self.now;
+        let w = tag.pool;
+        let pool = &self.webs[w as usize];
+        let sender = TcpSender::new(&pool.cfg, App::Bytes(bytes));
+        let receiver = TcpReceiver::new(&pool.cfg);
+        let (flow, header, ack_size) = (pool.flow, pool.header, pool.ack_size);
         let s = match self.free_pairs.pop() {
             Some(s) => s,
             None => {
@@ -776,9 +797,9 @@ impl Simulator {
             }
         };
         let snd = &mut self.agents[s as usize];
-        snd.node = server;
+        snd.node = from;
         snd.flow = flow;
-        snd.peer_node = client;
+        snd.peer_node = to;
         snd.peer_agent = s + 1;
         snd.web = Some(tag);
         snd.kind = AgentKind::TcpSender {
@@ -789,9 +810,9 @@ impl Simulator {
             started: false,
         };
         let rcv = &mut self.agents[s as usize + 1];
-        rcv.node = client;
+        rcv.node = to;
         rcv.flow = flow;
-        rcv.peer_node = server;
+        rcv.peer_node = from;
         rcv.peer_agent = s;
         rcv.web = Some(tag);
         rcv.kind = AgentKind::TcpReceiver {
@@ -812,6 +833,10 @@ impl Simulator {
             f.closed_timeouts += tcp.stats().timeouts;
             f.closed_fast_recoveries += tcp.stats().fast_recoveries;
         }
+        let (from, to) = (
+            self.agents[s as usize].node,
+            self.agents[s as usize].peer_node,
+        );
         for k in [s, s + 1] {
             let a = &mut self.agents[k as usize];
             a.kind = AgentKind::Free;
@@ -820,6 +845,16 @@ impl Simulator {
             a.armed = Time::NEVER;
         }
         self.free_pairs.push(s);
+        if let Some(bytes) = tag.response {
+            // ns-2 WebTraf `done-req` -> `job_arrival` (server mode 0) -> `launch-resp`: the
+            // request is acknowledged; the response starts now over a fresh TCP.
+            let resp = WebTag {
+                response: None,
+                ..tag
+            };
+            self.open_transfer(resp, to, from, bytes);
+            return;
+        }
         let pool = &mut self.webs[tag.pool as usize];
         pool.model
             .on_transfer_complete(now, tag.session, tag.page, tag.object);

@@ -102,3 +102,111 @@ fn more_sessions_congest_the_link_more() {
     );
     assert!(util(&heavy) > util(&light));
 }
+
+/// One session on an idle path (one-way delays 5 + 10 + 5 ms: RTT 40 ms plus serialisation),
+/// constant laws, with the given request leg and run length.
+fn one_session(request: &str, pages: u32, objects: u32, duration: &str) -> RunResultAlias {
+    let text = format!(
+        r#"
+duration = "{duration}"
+warmup = "0s"
+[[node]]
+name = "WS"
+[[node]]
+name = "WC"
+[[node]]
+name = "R{{i}}"
+count = 2
+kind = "router"
+[[link]]
+from = "WS"
+to = "R1"
+rate = "100Mbps"
+delay = "5ms"
+[[link]]
+from = "R1"
+to = "R2"
+rate = "10Mbps"
+delay = "10ms"
+[[link]]
+from = "R2"
+to = "WC"
+rate = "100Mbps"
+delay = "5ms"
+[[web]]
+name = "web"
+sessions = 1
+clients = ["WC"]
+servers = ["WS"]
+pages_per_session = {pages}
+objects_per_page = {{ dist = "constant", value = {objects} }}
+inter_page = {{ dist = "constant", value = "1s" }}
+inter_object = {{ dist = "constant", value = "10ms" }}
+object_size = {{ dist = "constant", value = 4 }}
+start = {{ from = "1s", to = "1s" }}
+request = "{request}"
+tcp = {{ variant = "reno", mss = "512B", header = "40B", ack_size = "40B", delayed_ack = "off" }}
+"#
+    );
+    let sc = parse_str(&text, "web1.toml").unwrap_or_else(|e| panic!("{e}"));
+    Simulator::new(sc, 1).unwrap().run().unwrap()
+}
+type RunResultAlias = qoslab_sim::RunResult;
+
+fn link_bytes(r: &qoslab_sim::RunResult, link: &str) -> u64 {
+    let q = r.queues.iter().find(|q| q.link == link).unwrap();
+    serde_json::to_value(q).unwrap()["measured"]["departure_bytes"]
+        .as_u64()
+        .unwrap()
+}
+
+fn web_flow(r: &qoslab_sim::RunResult, key: &str) -> u64 {
+    let f = r.flows.iter().find(|f| f.name == "web").unwrap();
+    serde_json::to_value(f).unwrap()["measured"][key]
+        .as_u64()
+        .unwrap()
+}
+
+fn pages_finished(r: &qoslab_sim::RunResult) -> u64 {
+    serde_json::to_value(r.webs[0].stats).unwrap()["pages_finished"]
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn request_leg_sends_one_segment_per_object_before_its_response() {
+    // 2 pages x 3 objects of 4 segments, no loss. ns-2 WebTraf (`launch-req`): each object
+    // first sends one 512 B segment (552 B with headers) client -> server, acknowledged by one
+    // 40 B ACK server -> client, then the response. So, against request = "none", the pool's
+    // flow sends 6 more data packets of 552 B, and the WS -> WC direction (R1->R2) carries
+    // 6 more 40 B ACKs.
+    let with = one_session("segment", 2, 3, "10s");
+    let without = one_session("none", 2, 3, "10s");
+    for r in [&with, &without] {
+        let s = serde_json::to_value(r.webs[0].stats).unwrap();
+        assert_eq!(s["pages_finished"], 2, "{s}");
+        assert_eq!(s["transfers_completed"], 6, "{s}");
+        assert_eq!(web_flow(r, "dropped_pkts"), 0);
+    }
+    assert_eq!(web_flow(&without, "data_pkts"), 6 * 4);
+    assert_eq!(web_flow(&with, "data_pkts"), 6 * 4 + 6);
+    assert_eq!(
+        web_flow(&with, "data_bytes"),
+        web_flow(&without, "data_bytes") + 6 * 552
+    );
+    assert_eq!(
+        link_bytes(&with, "R1->R2"),
+        link_bytes(&without, "R1->R2") + 6 * 40
+    );
+}
+
+#[test]
+fn request_leg_delays_the_response_by_one_round_trip() {
+    // One object of 4 segments launched at t = 1 s; RTT 40.6 ms (40 ms of propagation plus
+    // serialisation). Without a request the response (within the initial window) is
+    // acknowledged at about 1.042 s; with it, the request's own round trip comes first and
+    // the response is acknowledged at about 1.083 s.
+    assert_eq!(pages_finished(&one_session("none", 1, 1, "1.06s")), 1);
+    assert_eq!(pages_finished(&one_session("segment", 1, 1, "1.06s")), 0);
+    assert_eq!(pages_finished(&one_session("segment", 1, 1, "1.1s")), 1);
+}

@@ -7,8 +7,8 @@ use proptest::prelude::*;
 use qoslab_algo::rng::ScriptedUniform;
 use qoslab_algo::{ConfigError, Duration, RandomSource, Rng, Time};
 use qoslab_sim::traffic::web::{
-    Dist, IgnoredCompletions, Request, SessionStart, SizeUnit, WebTraffic, WebTrafficParams,
-    WebTrafficSettings,
+    Dist, IgnoredCompletions, Request, RequestLeg, SessionStart, SizeUnit, WebTraffic,
+    WebTrafficParams, WebTrafficSettings,
 };
 
 fn web(s: WebTrafficSettings, seed: u64) -> WebTraffic {
@@ -83,6 +83,7 @@ fn deterministic_settings() -> WebTrafficSettings {
         },
         clients: 1,
         servers: 1,
+        request: RequestLeg::Segment,
     }
 }
 
@@ -275,6 +276,7 @@ fn statistical_settings() -> WebTrafficSettings {
         },
         clients: 10,
         servers: 10,
+        request: RequestLeg::Segment,
     }
 }
 
@@ -706,6 +708,7 @@ fn arb_settings() -> impl Strategy<Value = WebTrafficSettings> {
                     },
                     clients,
                     servers,
+                    request: RequestLeg::Segment,
                 }
             },
         )

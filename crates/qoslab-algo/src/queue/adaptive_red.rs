@@ -249,7 +249,7 @@ impl AdaptiveRed {
 mod tests {
     use super::*;
     use crate::rng::ScriptedUniform;
-    use crate::{Color, Rng};
+    use crate::{Color, DropReason, Rng};
     use proptest::prelude::*;
 
     fn q_of(pkts: u32) -> QueueView {
@@ -285,6 +285,38 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn ns2_gentle_line_keeps_the_initial_max_p() {
+        // Gentle, thresholds 10/20, w_q = 1, max_p0 = 0.1, no wait.
+        let make = |ns2| {
+            let red = RedParams::new(RedConfig {
+                gentle: true,
+                ns2_gentle_initial_max_p: ns2,
+                ..RedConfig::new(10.0, 20.0, 0.1, 1.0, Duration::from_millis(1))
+            })
+            .unwrap();
+            AdaptiveRed::new(AdaptiveRedParams::new(red, AdaptiveRedConfig::default()).unwrap())
+        };
+        for (ns2, want) in [
+            (false, Verdict::Enqueue),
+            (true, Verdict::Drop(DropReason::Early)),
+        ] {
+            let mut a = make(ns2);
+            let mut rng = ScriptedUniform::new(&[0.12]);
+            let p = PacketView::new(500);
+            // t = 501 ms, avg 12 < 14 (band [14, 16]): max_p 0.1 -> 0.09; the arrival enters
+            // the early region (passes, count 1).
+            let v = a.on_arrival(Time::from_millis(501), &p, &q_of(12), &mut rng);
+            assert_eq!(v, Verdict::Enqueue);
+            assert!(close(a.max_p(), 0.09));
+            // t = 502 ms, avg 20 = max_th (gentle part), count 2:
+            //  ours: p_b = 0.09,             p_a = 0.09/(1 - 0.18) = 0.10976 < u = 0.12: pass;
+            //  ns-2: p_b = 0.1 (initial max_p), p_a = 0.1/(1 - 0.2) = 0.125 > 0.12: drop.
+            let v = a.on_arrival(Time::from_millis(502), &p, &q_of(20), &mut rng);
+            assert_eq!(v, want, "ns2_gentle_initial_max_p = {ns2}");
+        }
     }
 
     #[test]

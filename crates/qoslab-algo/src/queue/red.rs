@@ -58,9 +58,26 @@
 //!   marks forced ones too. Marks reset `count` like drops.
 //! * **Gentle slope.** `p_b = max_p + (1 − max_p)·(avg − max_th)/max_th` on
 //!   `[max_th, 2·max_th)`, evaluated with the *current* `max_p` (ns-2 evaluates the gentle
-//!   line with the initial `max_p` even when Adaptive RED has changed it).
+//!   line with the initial `max_p` even when Adaptive RED has changed it: option
+//!   [`RedConfig::ns2_gentle_initial_max_p`]).
 //! * **Thresholds** `0 ≤ min_th < max_th` are required (ns-2 tolerates `min_th = max_th`
 //!   with a division hack).
+//!
+//! # ns-2.35's `use_mark_p_` (option [`RedConfig::ns2_use_mark_p`], off by default)
+//! ns-2.35's `tcl/lib/ns-default.tcl` sets `Queue/RED set use_mark_p_ true` (a late
+//! addition: ns-2's own test suites set it back to false, "The default is being changed to
+//! true"). With it, `red.cc`'s `enque` never takes the forced-drop branch at
+//! `avg ≥ max_th` (`2·max_th` gentle): such an arrival goes through the early-drop code with
+//! `p_b = 1` (`calculate_p_new`), the `old` rule, the count spreading and the byte-mode
+//! scaling. With `wait` and byte mode the spreading gives `p_a = 0` until `count_bytes`
+//! reaches one mean packet size since the last drop, so above `max_th` small packets pass
+//! between drops instead of being dropped every time (issue 14, finding 12: TFRC-SP's
+//! drop rate at RFC 4828 B.4's byte-mode RED halves). In packet mode the outcome is the
+//! same as a forced drop (count ≥ 1 gives `p_a = 1`) except for the `old` rule's first
+//! packet. The paper (§4: "if max_th ≤ avg: mark the arriving packet") and ns-2 before this
+//! default force the drop, which stays our default. ns-2 also uses `mark_p_` to mark only
+//! while `p_b ≤ mark_p_` under ECN; that part is not modelled, so the option is refused
+//! with ECN.
 
 use super::AqmStats;
 use crate::{Color, ConfigError, DropReason, Duration, PacketView, QueueView, RandomSource};
@@ -130,6 +147,16 @@ pub struct RedConfig {
     /// Transmission time of a mean-size packet on the output link, the unit of idle decay
     /// (ns-2: `1/ptc`).
     pub idle_pkt_time: Duration,
+    /// ns-2.35's default `use_mark_p_ true`: no forced drop at `avg ≥ max_th`; such
+    /// arrivals take the early-drop path with `p_b = 1` (module documentation). Default
+    /// false (the paper).
+    pub ns2_use_mark_p: bool,
+    /// ns-2's gentle line for Adaptive RED: from the *initial* `max_p` at `max_th` to 1 at
+    /// `2·max_th`, whatever the adapted `max_p` (ns-2 `red.cc` computes `v_c`, `v_d` once
+    /// in `reset()`), so `p_b` jumps at `max_th` from the adapted `max_p` to the initial
+    /// one. Default false: the line starts at the current `max_p` (continuous; Floyd's
+    /// gentle recommendation). No effect without Adaptive RED.
+    pub ns2_gentle_initial_max_p: bool,
 }
 
 impl RedConfig {
@@ -149,6 +176,8 @@ impl RedConfig {
             ecn: Ecn::Off,
             wait: false,
             idle_pkt_time,
+            ns2_use_mark_p: false,
+            ns2_gentle_initial_max_p: false,
         }
     }
 }
@@ -216,6 +245,15 @@ impl RedParams {
     pub fn new(cfg: RedConfig) -> Result<RedParams, ConfigError> {
         validate_curve(cfg.min_th, cfg.max_th, cfg.max_p, cfg.w_q)?;
         validate_shared(cfg.mean_pkt_size, cfg.idle_pkt_time)?;
+        if cfg.ns2_use_mark_p && cfg.ecn != Ecn::Off {
+            // ns-2 marks under use_mark_p_ only while p_b <= mark_p_ (drops above): not
+            // modelled, so the combination would not be ns-2's.
+            return Err(ConfigError::relation(
+                "ns2_use_mark_p without ECN",
+                "ns-2.35 red.cc: with use_mark_p_, ECN marks only while p_b <= mark_p_ (not modelled)",
+                "ns2_use_mark_p = true with ECN on".to_string(),
+            ));
+        }
         Ok(RedParams { cfg })
     }
     /// The validated settings.
@@ -291,6 +329,9 @@ pub(crate) struct Curve {
     pub(crate) max_th: f64,
     pub(crate) max_p: f64,
     pub(crate) gentle: bool,
+    /// The `max_p` the gentle line starts from at `max_th`: the current `max_p`, or with
+    /// [`RedConfig::ns2_gentle_initial_max_p`] the initial one.
+    pub(crate) gentle_max_p: f64,
 }
 
 impl Curve {
@@ -310,7 +351,8 @@ impl Curve {
             self.max_p * (avg - self.min_th) / (self.max_th - self.min_th)
         } else {
             // Gentle RED: p_b rises linearly from max_p at max_th to 1 at 2·max_th.
-            self.max_p + (1.0 - self.max_p) * (avg - self.max_th) / self.max_th
+            let m = self.gentle_max_p;
+            m + (1.0 - m) * (avg - self.max_th) / self.max_th
         };
         p.clamp(0.0, 1.0)
     }
@@ -323,6 +365,8 @@ pub(crate) struct Shared {
     pub(crate) mean_pkt_size: u32,
     pub(crate) wait: bool,
     pub(crate) ecn: Ecn,
+    /// ns-2.35's `use_mark_p_`: no forced drops from the average (module documentation).
+    pub(crate) ns2_use_mark_p: bool,
 }
 
 /// The spreading of drops since the last one (ns-2 `edv_.count`, `count_bytes`, `old`).
@@ -399,7 +443,8 @@ pub(crate) fn decide<R: RandomSource>(
         st.in_region = false;
         return Outcome::Pass;
     }
-    if avg >= curve.forced_from() {
+    let beyond = avg >= curve.forced_from();
+    if beyond && !sh.ns2_use_mark_p {
         // Floyd & Jacobson §4: "else if max_th ≤ avg: mark the arriving packet; count ← 0"
         // (gentle: from 2·max_th).
         st.reset_count();
@@ -412,7 +457,9 @@ pub(crate) fn decide<R: RandomSource>(
         st.count_bytes = size as u64;
         return Outcome::Pass;
     }
-    let p = p_a(curve.p_b(avg), st, size, sh);
+    // ns-2.35 use_mark_p_: beyond the forced threshold calculate_p_new gives p_b = 1.
+    let p_b = if beyond { 1.0 } else { curve.p_b(avg) };
+    let p = p_a(p_b, st, size, sh);
     // Floyd & Jacobson §4: "with probability p_a: mark the arriving packet; count ← 0".
     if rng.uniform() < p {
         st.reset_count();
@@ -525,12 +572,19 @@ impl Red {
             max_th: c.max_th,
             max_p: self.max_p,
             gentle: c.gentle,
+            gentle_max_p: if c.ns2_gentle_initial_max_p {
+                // ns-2 red.cc: v_c, v_d are set in reset() from the initial max_p.
+                c.max_p
+            } else {
+                self.max_p
+            },
         };
         let sh = Shared {
             byte_mode: c.byte_mode,
             mean_pkt_size: c.mean_pkt_size,
             wait: c.wait,
             ecn: c.ecn,
+            ns2_use_mark_p: c.ns2_use_mark_p,
         };
         let outcome = decide(
             &mut self.drop,
@@ -776,6 +830,7 @@ mod tests {
             mean_pkt_size: 500,
             wait: true,
             ecn: Ecn::Off,
+            ns2_use_mark_p: false,
         };
         let st = |count| DropState {
             count,
@@ -809,7 +864,14 @@ mod tests {
             max_th: 20.0,
             max_p: 0.1,
             gentle: true,
+            gentle_max_p: 0.1,
         };
+        // ns-2's gentle line after Adaptive RED moved max_p to 0.05: the linear part uses
+        // 0.05, the gentle part still starts at the initial 0.1 (a jump at max_th).
+        let ns2 = Curve { max_p: 0.05, ..c };
+        assert!(close(ns2.p_b(15.0), 0.025));
+        assert!(close(ns2.p_b(20.0), 0.1));
+        assert!(close(ns2.p_b(30.0), 0.55));
         assert!(close(c.p_b(15.0), 0.05)); // linear part: 0.1*5/10
         assert!(close(c.p_b(20.0), 0.1)); // continuous at max_th
         assert!(close(c.p_b(30.0), 0.55)); // 0.1 + 0.9*10/20
@@ -843,6 +905,59 @@ mod tests {
             n.on_arrival(Time::ZERO, &p, &q, &mut rng),
             Verdict::Drop(DropReason::Forced)
         );
+    }
+
+    #[test]
+    fn ns2_use_mark_p_lets_small_packets_through_above_max_th() {
+        // Byte mode, queue in bytes, thresholds 2500 / 7500 B, w_q = 1, wait, mean 500 B;
+        // the queue holds 8000 B >= max_th at every arrival.
+        let cfg = RedConfig {
+            unit: QueueUnit::Bytes,
+            byte_mode: true,
+            wait: true,
+            ..RedConfig::new(2500.0, 7500.0, 0.1, 1.0, PKT_TIME)
+        };
+        let q = q_of(16, 500);
+        let small = PacketView::new(232);
+        let big = PacketView::new(1500);
+        let mut rng = ScriptedUniform::new(&[0.5]);
+        let early = Verdict::Drop(DropReason::Early);
+        // The paper (default): every arrival is a forced drop.
+        let mut r = red(cfg);
+        for _ in 0..6 {
+            assert_eq!(
+                r.on_arrival(Time::ZERO, &small, &q, &mut rng),
+                Verdict::Drop(DropReason::Forced)
+            );
+        }
+        // ns-2.35's use_mark_p_: p_b = 1, then modify_p with count = floor(count_bytes/500):
+        //  1st: avg enters the region (old = 0): pass, count_bytes = 232;
+        //  2nd: count_bytes 464 -> count 0 -> wait: 0 * 1 < 1 -> p_a = 0: pass;
+        //  3rd: 696 -> count 1 -> 1 <= 1 < 2: p_a = 1/(2 - 1) = 1 (not scaled: p_a = 1): drop;
+        //  4th, 5th: 232, 464 -> pass; 6th: 696 -> drop.
+        let mut r = red(RedConfig {
+            ns2_use_mark_p: true,
+            ..cfg
+        });
+        let got: Vec<Verdict> = (0..6)
+            .map(|_| r.on_arrival(Time::ZERO, &small, &q, &mut rng))
+            .collect();
+        use Verdict::Enqueue;
+        assert_eq!(got, vec![Enqueue, Enqueue, early, Enqueue, Enqueue, early]);
+        // A 1500 B packet after a drop: count_bytes 1500 -> count 3 -> count * 1 >= 2: p_a = 1.
+        assert_eq!(r.on_arrival(Time::ZERO, &big, &q, &mut rng), early);
+        assert_eq!(r.on_arrival(Time::ZERO, &big, &q, &mut rng), early);
+        assert_eq!(r.stats().forced_drops, [0, 0, 0]);
+        assert_eq!(r.stats().early_drops, [4, 0, 0]);
+        // Refused with ECN (ns-2's mark_p_ rule is not modelled).
+        assert!(matches!(
+            RedParams::new(RedConfig {
+                ns2_use_mark_p: true,
+                ecn: Ecn::MarkEarly,
+                ..cfg
+            }),
+            Err(ConfigError::Relation { .. })
+        ));
     }
 
     #[test]
@@ -941,6 +1056,7 @@ mod tests {
             mean_pkt_size: 500,
             wait: false,
             ecn: Ecn::Off,
+            ns2_use_mark_p: false,
         };
         // count_bytes = 1250 -> count = floor(1250/500) = 2; p_b = 0.05:
         // p_a = 0.05/(1 - 0.1) = 0.0555..; scaled by 1000/500: 0.1111..

@@ -295,12 +295,15 @@ impl Rio {
             max_th: lv.max_th,
             max_p: lv.max_p,
             gentle: lv.gentle,
+            gentle_max_p: lv.max_p,
         };
         let sh = Shared {
             byte_mode: cfg.byte_mode,
             mean_pkt_size: cfg.mean_pkt_size,
             wait: cfg.wait,
             ecn: cfg.ecn,
+            // RIO's ns-2 counterpart (dsRED) has no use_mark_p_: forced drops as the paper.
+            ns2_use_mark_p: false,
         };
         let inst = self.vq_len(q, lp, cfg.unit);
         let outcome = decide(

@@ -53,6 +53,8 @@ const RED_KEYS: &[&str] = &[
     "mean_pkt_size",
     "ecn",
     "adaptive",
+    "ns2_use_mark_p",
+    "ns2_gentle_initial_max_p",
 ];
 const RIO_KEYS: &[&str] = &[
     "kind",
@@ -204,6 +206,15 @@ fn red_core(t: &Tbl<'_>, unit: QueueUnit) -> Res<(f64, f64, f64, f64)> {
 fn red(t: &Tbl<'_>) -> Res<RedSpec> {
     let queue_unit = queue_unit(t)?;
     let (min_th, max_th, max_p, w_q) = red_core(t, queue_unit)?;
+    if let (Some(f), true) = (t.get("ns2_use_mark_p"), opt_bool(t, "ecn", false)?) {
+        if f.clone().bool()? {
+            return Err(f.err(
+                ErrorKind::Relation,
+                "ns2_use_mark_p = true cannot be combined with ecn = true (ns-2.35 marks under \
+                 use_mark_p_ only while p_b <= mark_p_, which is not modelled)",
+            ));
+        }
+    }
     Ok(RedSpec {
         min_th,
         max_th,
@@ -216,6 +227,8 @@ fn red(t: &Tbl<'_>) -> Res<RedSpec> {
         mean_pkt_size: mean_pkt_size(t)?,
         ecn: opt_bool(t, "ecn", false)?,
         adaptive: opt_bool(t, "adaptive", false)?,
+        ns2_use_mark_p: opt_bool(t, "ns2_use_mark_p", false)?,
+        ns2_gentle_initial_max_p: opt_bool(t, "ns2_gentle_initial_max_p", false)?,
     })
 }
 

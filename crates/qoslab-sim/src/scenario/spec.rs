@@ -151,6 +151,12 @@ pub struct RedSpec {
     pub ecn: bool,
     /// Adaptive RED (Floyd, Gummadi, Shenker 2001): max_p adapted every 0.5 s.
     pub adaptive: bool,
+    /// ns-2.35's default `use_mark_p_ true`: no forced drops from the average (see
+    /// `qoslab_algo::queue::red`). Default false (the RED paper).
+    pub ns2_use_mark_p: bool,
+    /// ns-2's gentle line for Adaptive RED from the initial max_p (see
+    /// `qoslab_algo::queue::red`). Default false.
+    pub ns2_gentle_initial_max_p: bool,
 }
 
 /// Per-precedence RED parameters of RIO.

@@ -14,6 +14,7 @@
 //! size_unit = "segments"             # or "bytes"
 //! start = { from = "0s", to = "100s" }                    # sessions start uniformly in [from, to)
 //! tcp = { variant = "reno", mss = "512B" }                # over [defaults.tcp]
+//! request = "segment"                # ns-2 WebTraf's one-segment request first; or "none"
 //! ```
 //! Defaults are those of `WebTrafficSettings::default()` (Floyd's `web.tcl`), except that
 //! the session-start window defaults to the whole run. Distributions: `constant` (value),
@@ -24,7 +25,9 @@ use super::error::ErrorKind;
 use super::flow;
 use super::reader::{Field, Res, Tbl};
 use super::spec::{NodeSpec, TcpSpec, WebSpec};
-use crate::traffic::web::{Dist, SessionStart, SizeUnit, WebTrafficParams, WebTrafficSettings};
+use crate::traffic::web::{
+    Dist, RequestLeg, SessionStart, SizeUnit, WebTrafficParams, WebTrafficSettings,
+};
 use qoslab_algo::{ConfigError, Duration, Time};
 use std::collections::HashMap;
 
@@ -41,6 +44,7 @@ pub(crate) const WEB_KEYS: &[&str] = &[
     "size_unit",
     "start",
     "tcp",
+    "request",
 ];
 
 #[derive(Clone, Copy, PartialEq)]
@@ -226,6 +230,13 @@ pub(crate) fn web(
         session_start,
         clients: clients.len() as u32,
         servers: servers.len() as u32,
+        request: match t.get("request") {
+            Some(f) => match f.choice(&["segment", "none"])? {
+                "none" => RequestLeg::None,
+                _ => RequestLeg::Segment,
+            },
+            None => d.request,
+        },
     };
     let params = WebTrafficParams::new(settings).map_err(|e| {
         // Located at the key the broken rule concerns (issue 12: every web-pool error used

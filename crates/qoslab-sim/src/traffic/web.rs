@@ -64,11 +64,22 @@
 //!    inter-page gap), so **a session's pages, objects, sizes and gaps are a function of the
 //!    seed alone**, identical whatever the queue discipline (common random numbers across a
 //!    table's rows). Only *when* pages start depends on the network.
-//! 5. **The request leg.** ns-2 first sends a one-packet request over a separate one-way
-//!    TCP from client to server and launches the response when that request is
-//!    acknowledged (server mode 0: no processing delay), i.e. about one RTT after the
-//!    launch. A [`Request`] is emitted at the launch instant; the engine either models the
-//!    one-segment request transfer first (exact ns-2) or starts the response at once.
+//! 5. **The request leg** ([`RequestLeg`]). ns-2's WebTraf (`launch-req` in
+//!    `webtraf.tcl`) first sends the request as one data packet (`advanceby 1`: a full
+//!    `packetSize_` segment, 512 B + headers) over a fresh one-way TCP from client to
+//!    server; when that TCP has the packet acknowledged (`done-req`), the server (mode 0: no
+//!    processing delay, `WebServer::job_arrival`) starts the response over a fresh TCP, so
+//!    a response starts about one client–server RTT after its launch, and a page ends that
+//!    much later. A [`Request`] is emitted at the launch instant; with
+//!    [`RequestLeg::Segment`] (the default: the model is ns-2's) the engine first runs that
+//!    one-segment request transfer and starts the response when it completes; with
+//!    [`RequestLeg::None`] it starts the response at once (the model before issue 14's
+//!    session 6). On one object over an idle path the engine's timeline matches ns-2.35's
+//!    WebTraf with `syn_ false` to 0.3 ms (bench/ns2/seeds/README.md section 9.2).
+//!    The request packets belong to the pool's flow, as ns-2's `FID_ASSIGNING_MODE_ 2`
+//!    gives requests and responses the pool's one flow id. Not modelled: ns-2.35's default
+//!    `syn_ true` sends a 40-byte SYN before the first data packet of every TCP (requests
+//!    and responses alike); our TCP has no handshake.
 //! 6. **Completion.** "Complete" is what the engine reports; ns-2's one-way TCP calls
 //!    `done` when the sender has every data packet acknowledged. Reports for an unknown
 //!    session, a page that is not the session's current one, or beyond the number of
@@ -208,6 +219,18 @@ pub enum SizeUnit {
     Bytes,
 }
 
+/// Whether an object's response waits for a request transfer (module doc, choice 5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RequestLeg {
+    /// ns-2 WebTraf: one segment from client to server over its own TCP; the response
+    /// starts when it is acknowledged.
+    #[default]
+    Segment,
+    /// The response starts at the launch instant (no request traffic).
+    None,
+}
+
 /// When sessions start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
@@ -251,6 +274,9 @@ pub struct WebTrafficSettings {
     pub clients: u32,
     /// Number of server nodes; each page picks one uniformly. Default 10.
     pub servers: u32,
+    /// The request leg before each response (module doc, choice 5). Default
+    /// [`RequestLeg::Segment`] (ns-2 WebTraf). The model only carries it: the engine runs it.
+    pub request: RequestLeg,
 }
 
 impl Default for WebTrafficSettings {
@@ -272,6 +298,7 @@ impl Default for WebTrafficSettings {
             },
             clients: 10,
             servers: 10,
+            request: RequestLeg::Segment,
         }
     }
 }
@@ -325,8 +352,9 @@ impl WebTrafficParams {
     }
 }
 
-/// "Open a TCP transfer of `bytes` from `server` to `client` now" (see the module doc,
-/// choice 5, for the request leg).
+/// "Object `object` is launched now: its response is `bytes` from `server` to `client`" (the
+/// engine first runs the request leg if [`WebTrafficSettings::request`] says so: module doc,
+/// choice 5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Request {
     /// When the object was due (≤ the `now` it was polled at).

@@ -56,6 +56,8 @@ pub fn red_packets(min_th: f64, max_th: f64, mean_pkt_size: u32, ecn: bool) -> Q
             mean_pkt_size,
             ecn,
             adaptive: false,
+            ns2_use_mark_p: false,
+            ns2_gentle_initial_max_p: false,
         },
     }
 }

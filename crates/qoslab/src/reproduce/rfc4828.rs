@@ -167,6 +167,8 @@ impl Bottleneck {
                 mean_pkt_size: 500,
                 ecn: false,
                 adaptive,
+                ns2_use_mark_p: false,
+                ns2_gentle_initial_max_p: false,
             },
         };
         match self {
