@@ -31,7 +31,8 @@
 //! kind = "pcn-cl"               # §10.5: admission VQ at AR + excess-rate bucket at SR
 //! admissible_rate = "64Mbps"    # min_threshold (5ms at AR), max_threshold (15ms),
 //! supportable_rate = "128Mbps"  # limit (20ms), depth (5ms at SR), meter_already_marked (false),
-//!                               # excess_meter ("size-independent" or "classic", RFC 5670 §2.4)
+//!                               # excess_meter ("size-independent" or "classic", RFC 5670 §2.4;
+//!                               #   "cl-phb-03", draft-briscoe-tsvwg-cl-phb-03 §3.2)
 //! ```
 //!
 //! Trace: CSV with a header naming `time` (decimal seconds) and `size` (bytes) and
@@ -400,7 +401,7 @@ fn stage(r: &StageReader<'_>, seed: u64) -> Result<PcnStage, ConditionError> {
                         Some(r.k),
                         "excess_meter",
                         format!(
-                        " = {v}: must be one of \"size-independent\", \"classic\" (RFC 5670 §2.4)"
+                        " = {v}: must be one of \"size-independent\", \"classic\" (RFC 5670 §2.4), \"cl-phb-03\" (draft-briscoe-tsvwg-cl-phb-03 §3.2)"
                     ),
                     ))
                 }
