@@ -833,9 +833,10 @@ impl Simulator {
             return;
         }
         let mut out = std::mem::take(&mut self.outbox);
-        for (node, id) in out.drain(..) {
+        for &(node, id) in &out {
             self.send(node, id);
         }
+        out.clear();
         self.outbox = out;
     }
 
@@ -1043,7 +1044,6 @@ impl Simulator {
     fn enqueue(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get_mut(id);
-        p.queue_at = now;
         let view = PacketView {
             size: p.size,
             color: p.color,
@@ -1077,11 +1077,14 @@ impl Simulator {
                 if let Verdict::Mark(_) = verdict {
                     // An ECT (or already CE) packet: it leaves with CE.
                     l.counters.marks[view.color.index()] += 1;
-                    self.arena.get_mut(id).ecn = IpEcn::Ce;
+                    p.ecn = IpEcn::Ce;
                 }
                 if l.busy_until <= now && l.fifo.is_empty() {
+                    // Idle link, empty FIFO: serialisation starts at once, a sojourn of 0.
+                    self.delay.on_sojourn(li, view.color, 0);
                     self.transmit(li, id);
                 } else {
+                    p.queue_at = now; // the sojourn starts (`measure::delay`)
                     l.fifo.push_back(id);
                     l.view.push(view.size, view.color);
                     l.qlen.on_change(now, l.view.pkts);
@@ -1095,12 +1098,11 @@ impl Simulator {
         }
     }
 
-    /// Starts serialising packet `id` on link `li` now.
+    /// Starts serialising packet `id` on link `li` now (its sojourn recorded by the caller).
     #[inline]
     fn transmit(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get_mut(id);
-        self.delay.on_dequeue(li, p, now);
         let (size, color, flow) = (p.size, p.color, p.flow);
         let l = &mut self.links[li as usize];
         let tx = l.tx_time(size);
@@ -1137,9 +1139,10 @@ impl Simulator {
         let l = &mut self.links[li as usize];
         l.free_pending = false;
         let Some(id) = l.fifo.pop_front() else { return };
-        let p = self.arena.get(id);
+        let p = self.arena.get_mut(id);
         l.view.pop(p.size, p.color);
         l.qlen.on_change(now, l.view.pkts);
+        self.delay.on_dequeue(li, p, now);
         self.transmit(li, id);
         let l = &mut self.links[li as usize];
         if !l.fifo.is_empty() {
