@@ -9,7 +9,7 @@
 //! deadline; the engine arms one `Agent` event for the earliest and re-arms lazily.
 
 use qoslab_algo::meter::MeterVerdict;
-use qoslab_algo::{Color, DropReason, Duration, PacketView, QueueView, Rng, Time, Verdict};
+use qoslab_algo::{Color, DropReason, Duration, QueueView, Rng, Time, Verdict};
 
 use crate::arena::{Arena, IpEcn, Packet, PktId};
 pub use crate::build::{build_aqm, tcp_config, tfrc_pair};
@@ -885,11 +885,7 @@ impl Simulator {
     fn condition(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get(id);
-        let view = PacketView {
-            size: p.size,
-            color: p.color,
-            flow: p.flow,
-        };
+        let view = p.view();
         let c = self.links[li as usize]
             .cond
             .as_mut()
@@ -951,11 +947,7 @@ impl Simulator {
     fn mark_and_enqueue(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get_mut(id);
-        let mut view = PacketView {
-            size: p.size,
-            color: p.color,
-            flow: p.flow,
-        };
+        let mut view = p.view();
         let c = self.links[li as usize]
             .cond
             .as_mut()
@@ -1044,11 +1036,7 @@ impl Simulator {
     fn enqueue(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get_mut(id);
-        let view = PacketView {
-            size: p.size,
-            color: p.color,
-            flow: p.flow,
-        };
+        let view = p.view();
         let l = &mut self.links[li as usize];
         l.counters.arrivals += 1;
         l.counters.arrival_bytes += view.size as u64;
@@ -1080,8 +1068,10 @@ impl Simulator {
                     p.ecn = IpEcn::Ce;
                 }
                 if l.busy_until <= now && l.fifo.is_empty() {
-                    // Idle link, empty FIFO: serialisation starts at once, a sojourn of 0.
-                    self.delay.on_sojourn(li, view.color, 0);
+                    // Idle link, empty FIFO: sent at once, a sojourn of 0 (monitored only).
+                    if l.monitored {
+                        self.delay.on_sojourn(li, view.color, 0);
+                    }
                     self.transmit(li, id);
                 } else {
                     p.queue_at = now; // the sojourn starts (`measure::delay`)
@@ -1147,8 +1137,7 @@ impl Simulator {
         let l = &mut self.links[li as usize];
         if !l.fifo.is_empty() {
             l.free_pending = true;
-            let at = l.busy_until;
-            self.events.push(at, Event::LinkFree { link: li });
+            self.events.push(l.busy_until, Event::LinkFree { link: li });
         }
     }
 
