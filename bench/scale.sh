@@ -6,11 +6,13 @@
 # than callgrind's inclusive count of the run loop (its recursion cycles split it); max RSS
 # and times (/usr/bin/time).
 #
-#   bash bench/scale.sh [N ...]      (default 20 200 2000 10000; needs valgrind)
+#   bash bench/scale.sh [N ...]      (default 20 200 2000 10000; needs valgrind;
+#                                    QOSLAB=path measures that binary instead of building)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 T=${CARGO_TARGET_DIR:-target}
-cargo build --release -q -p qoslab
+Q=${QOSLAB:-}
+if [ -z "$Q" ]; then cargo build --release -q -p qoslab; Q="$T/release/qoslab"; fi
 ns=${*:-20 200 2000 10000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -19,11 +21,11 @@ echo "|---|---|---|---|---|---|---|---|"
 for n in $ns; do
   sed -e "s/^count = 20$/count = $n/" -e 's/^duration = "20s"/duration = "5s"/' \
       -e "s/^name = \"bench-dumbbell-red\"/name = \"scale-$n\"/" scenarios/bench/dumbbell-red.toml > "$tmp/s.toml"
-  /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$T/release/qoslab" run "$tmp/s.toml" --out "$tmp/o" > /dev/null 2>&1
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$T/release/qoslab" run "$tmp/s.toml" --out "$tmp/o" > /dev/null 2> "$tmp/vg"
+  /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$Q" run "$tmp/s.toml" --out "$tmp/o" > /dev/null 2>&1
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$Q" run "$tmp/s.toml" --out "$tmp/o" > /dev/null 2> "$tmp/vg"
   tot=$(grep -o 'refs: *[0-9,]*' "$tmp/vg" | tr -dc 0-9)
   sed -i 's/^duration = "5s"/duration = "1ms"/' "$tmp/s.toml"
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg0" "$T/release/qoslab" run "$tmp/s.toml" --out "$tmp/o0" > /dev/null 2> "$tmp/vg0"
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg0" "$Q" run "$tmp/s.toml" --out "$tmp/o0" > /dev/null 2> "$tmp/vg0"
   loop=$((tot - $(grep -o 'refs: *[0-9,]*' "$tmp/vg0" | tr -dc 0-9)))
   python3 - "$tmp/o/summary.json" "$tmp/time" "$n" "$loop" "$tot" <<'PY'
 import json, sys

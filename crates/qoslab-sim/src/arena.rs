@@ -1,7 +1,7 @@
 //! Packets in an arena: a flat `Vec` of slots recycled through a free list, so the
 //! per-packet path allocates nothing once the arena has reached its high-water mark.
 
-use qoslab_algo::{Color, Time};
+use qoslab_algo::{Color, PacketView, Time};
 
 use crate::transport::WireHeader;
 
@@ -46,6 +46,18 @@ pub struct Packet {
     pub queued_ns: u64,
     /// Transport header.
     pub hdr: WireHeader,
+}
+
+impl Packet {
+    /// What queue disciplines, meters and shapers see of it.
+    #[inline]
+    pub fn view(&self) -> PacketView {
+        PacketView {
+            size: self.size,
+            color: self.color,
+            flow: self.flow,
+        }
+    }
 }
 
 #[derive(Default)]

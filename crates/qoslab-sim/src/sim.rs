@@ -9,7 +9,7 @@
 //! deadline; the engine arms one `Agent` event for the earliest and re-arms lazily.
 
 use qoslab_algo::meter::MeterVerdict;
-use qoslab_algo::{Color, DropReason, Duration, PacketView, QueueView, Rng, Time, Verdict};
+use qoslab_algo::{Color, DropReason, Duration, QueueView, Rng, Time, Verdict};
 
 use crate::arena::{Arena, IpEcn, Packet, PktId};
 pub use crate::build::{build_aqm, tcp_config, tfrc_pair};
@@ -275,7 +275,7 @@ impl Simulator {
                 to: l.to as u32,
                 rate: l.rate,
                 delay: l.delay,
-                fifo: std::collections::VecDeque::with_capacity(64),
+                fifo: std::collections::VecDeque::new(),
                 view: QueueView::EMPTY,
                 aqm,
                 limit,
@@ -298,7 +298,7 @@ impl Simulator {
                 busy_until: Time::ZERO,
                 tx_cache: [(0, qoslab_algo::Duration(0)); 2],
                 free_pending: false,
-                pipe: std::collections::VecDeque::with_capacity(64),
+                pipe: std::collections::VecDeque::new(),
                 counters: QueueCounters::default(),
                 qlen: QueueLengthStats::default(),
                 monitored: scenario.output.monitor.is_empty(),
@@ -868,9 +868,10 @@ impl Simulator {
             return;
         }
         let mut out = std::mem::take(&mut self.outbox);
-        for (node, id) in out.drain(..) {
+        for &(node, id) in &out {
             self.send(node, id);
         }
+        out.clear();
         self.outbox = out;
     }
 
@@ -919,11 +920,7 @@ impl Simulator {
     fn condition(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get(id);
-        let view = PacketView {
-            size: p.size,
-            color: p.color,
-            flow: p.flow,
-        };
+        let view = p.view();
         let c = self.links[li as usize]
             .cond
             .as_mut()
@@ -985,11 +982,7 @@ impl Simulator {
     fn mark_and_enqueue(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get_mut(id);
-        let mut view = PacketView {
-            size: p.size,
-            color: p.color,
-            flow: p.flow,
-        };
+        let mut view = p.view();
         let c = self.links[li as usize]
             .cond
             .as_mut()
@@ -1078,12 +1071,7 @@ impl Simulator {
     fn enqueue(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get_mut(id);
-        p.queue_at = now;
-        let view = PacketView {
-            size: p.size,
-            color: p.color,
-            flow: p.flow,
-        };
+        let view = p.view();
         let l = &mut self.links[li as usize];
         l.counters.arrivals += 1;
         l.counters.arrival_bytes += view.size as u64;
@@ -1112,11 +1100,16 @@ impl Simulator {
                 if let Verdict::Mark(_) = verdict {
                     // An ECT (or already CE) packet: it leaves with CE.
                     l.counters.marks[view.color.index()] += 1;
-                    self.arena.get_mut(id).ecn = IpEcn::Ce;
+                    p.ecn = IpEcn::Ce;
                 }
                 if l.busy_until <= now && l.fifo.is_empty() {
+                    // Idle link, empty FIFO: sent at once, a sojourn of 0 (monitored only).
+                    if l.monitored {
+                        self.delay.on_sojourn(li, view.color, 0);
+                    }
                     self.transmit(li, id);
                 } else {
+                    p.queue_at = now; // the sojourn starts (`measure::delay`)
                     l.fifo.push_back(id);
                     l.view.push(view.size, view.color);
                     l.qlen.on_change(now, l.view.pkts);
@@ -1130,12 +1123,11 @@ impl Simulator {
         }
     }
 
-    /// Starts serialising packet `id` on link `li` now.
+    /// Starts serialising packet `id` on link `li` now (its sojourn recorded by the caller).
     #[inline]
     fn transmit(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get_mut(id);
-        self.delay.on_dequeue(li, p, now);
         let (size, color, flow) = (p.size, p.color, p.flow);
         let l = &mut self.links[li as usize];
         let tx = l.tx_time(size);
@@ -1172,15 +1164,15 @@ impl Simulator {
         let l = &mut self.links[li as usize];
         l.free_pending = false;
         let Some(id) = l.fifo.pop_front() else { return };
-        let p = self.arena.get(id);
+        let p = self.arena.get_mut(id);
         l.view.pop(p.size, p.color);
         l.qlen.on_change(now, l.view.pkts);
+        self.delay.on_dequeue(li, p, now);
         self.transmit(li, id);
         let l = &mut self.links[li as usize];
         if !l.fifo.is_empty() {
             l.free_pending = true;
-            let at = l.busy_until;
-            self.events.push(at, Event::LinkFree { link: li });
+            self.events.push(l.busy_until, Event::LinkFree { link: li });
         }
     }
 

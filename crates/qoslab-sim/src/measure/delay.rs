@@ -6,8 +6,9 @@
 //! The engine calls four hooks (`sim.rs`), each a few instructions and allocation-free once
 //! a histogram has its buckets (see [`qoslab_algo::stats::quantile`]):
 //!
-//! - **queue arrival** (`Packet::queue_at = now`, when the packet reaches a link, again when
-//!   it enters the egress FIFO after an ingress shaper);
+//! - **queue arrival** (`Packet::queue_at = now`, when the packet enters an ingress shaper,
+//!   and when it has to wait in an egress FIFO; a packet that finds the link idle and the
+//!   FIFO empty starts serialising at once, a sojourn of 0: [`DelayMeasure::on_sojourn`]);
 //! - **shaper release** ([`on_shaper_release`]): the time held in an ingress shaper is added
 //!   to the packet's `queued_ns`;
 //! - **start of transmission** ([`DelayMeasure::on_dequeue`]): the packet's *sojourn* in
@@ -53,7 +54,7 @@
 //! of the exact nearest-rank percentile.
 
 use qoslab_algo::stats::{DelayVariation, LogHistogram, Quantiles};
-use qoslab_algo::{Duration, Time};
+use qoslab_algo::{Color, Duration, Time};
 use serde::Serialize;
 
 use crate::arena::Packet;
@@ -256,9 +257,17 @@ impl DelayMeasure {
     pub fn on_dequeue(&mut self, link: u32, p: &mut Packet, now: Time) {
         let w = now.0 - p.queue_at.0;
         p.queued_ns += w;
+        self.on_sojourn(link, p.color, w);
+    }
+
+    /// A packet of colour `color` starts its transmission on link `link` after a sojourn of
+    /// `w` ns in its egress queue: the engine's short cut for a packet that found the link
+    /// idle and the FIFO empty (`w` = 0, nothing to add to its `queued_ns`).
+    #[inline]
+    pub fn on_sojourn(&mut self, link: u32, color: Color, w: u64) {
         let q = &mut self.queues[link as usize];
         if q.on {
-            q.by_color[p.color.index()].record(w);
+            q.by_color[color.index()].record(w);
         }
     }
 
