@@ -13,7 +13,7 @@
 //! | [`net`] | links with egress queues and disciplines; static routing |
 //! | [`traffic`] | open-loop sources (CBR, Poisson) |
 //! | [`transport`] | TCP (sans-IO state machines) and wire headers |
-//! | [`sim`] | the engine: event dispatch, forwarding, delivery, conservation check |
+//! | [`sim`] | the engine: event dispatch, forwarding, delivery, conservation check; `sim::web` turns web-pool requests into TCP transfers |
 //! | [`build`] | scenario settings → validated queue, TCP and TFRC configurations (shared by the reader and the engines) |
 //! | [`measure`] | delay: one-way delay, jitter, RTT samples, queue sojourn (hooks in `sim`) |
 //! | [`stats`], [`result`], [`output`] | counters, queue-length distributions, results and files |
