@@ -7,6 +7,9 @@ use qoslab_sim::atm::scenario::parse_str;
 use qoslab_sim::atm::AtmSim;
 use qoslab_sim::scenario::ErrorKind;
 
+mod common;
+use common::refusal::{self, Case};
+
 /// Two VCs over two switches (Kim et al.'s Fig. 1, shrunk).
 const OK: &str = r#"atm = true
 duration = "200ms"
@@ -59,16 +62,6 @@ mbs = 200
 cdvt = "1ns"
 connections = 2
 "#;
-
-/// (what, text, kind, line, key path, a word of the message)
-type Case = (
-    &'static str,
-    String,
-    ErrorKind,
-    usize,
-    &'static str,
-    &'static str,
-);
 
 fn cases() -> Vec<Case> {
     let with = |from: &str, to: &str| {
@@ -177,28 +170,7 @@ fn cases() -> Vec<Case> {
 fn bad_atm_files_are_refused_with_file_line_key_and_rule() {
     let s = parse_str(OK, "ok.toml").unwrap();
     AtmSim::new(s.clone(), 1).unwrap();
-    // Every case is checked before failing, so one run shows every mismatch.
-    let mut wrong = Vec::new();
-    for (what, text, kind, line, path, word) in cases() {
-        match parse_str(&text, "bad.toml") {
-            Ok(_) => wrong.push(format!("{what}: accepted")),
-            Err(e) => {
-                if e.kind() != kind
-                    || e.file() != "bad.toml"
-                    || e.line() != Some(line)
-                    || e.path() != path
-                    || !e.to_string().contains(word)
-                {
-                    wrong.push(format!(
-                        "{what}: got {:?} line {:?} path {} — {e}",
-                        e.kind(),
-                        e.line(),
-                        e.path()
-                    ));
-                }
-            }
-        }
-    }
+    let wrong = refusal::mismatches(cases(), parse_str);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 

@@ -6,6 +6,9 @@
 use qoslab_sim::pcn::parse_str;
 use qoslab_sim::scenario::ErrorKind;
 
+mod common;
+use common::refusal::{self, Case};
+
 /// A small valid termination run (single link, 9 → 40 CBR flows).
 const TERM: &str = r#"[pcn]
 kind = "termination"
@@ -23,16 +26,6 @@ extra_at = "100ms"
 ot_from = "1s"
 ot_to = "2s"
 "#;
-
-/// (what, text, kind, line, key path, a word of the message)
-type Case = (
-    &'static str,
-    String,
-    ErrorKind,
-    usize,
-    &'static str,
-    &'static str,
-);
 
 fn cases() -> Vec<Case> {
     let with = |from: &str, to: &str| {
@@ -188,28 +181,7 @@ fn cases() -> Vec<Case> {
 #[test]
 fn bad_pcn_files_are_refused_with_file_line_key_and_rule() {
     assert!(parse_str(TERM, "ok.toml").is_ok());
-    // Every case is checked before failing, so one run shows every mismatch.
-    let mut wrong = Vec::new();
-    for (what, text, kind, line, path, word) in cases() {
-        match parse_str(&text, "bad.toml") {
-            Ok(_) => wrong.push(format!("{what}: accepted")),
-            Err(e) => {
-                if e.kind() != kind
-                    || e.file() != "bad.toml"
-                    || e.line() != Some(line)
-                    || e.path() != path
-                    || !e.to_string().contains(word)
-                {
-                    wrong.push(format!(
-                        "{what}: got {:?} line {:?} path {} — {e}",
-                        e.kind(),
-                        e.line(),
-                        e.path()
-                    ));
-                }
-            }
-        }
-    }
+    let wrong = refusal::mismatches(cases(), parse_str);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 

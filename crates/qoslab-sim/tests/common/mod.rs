@@ -210,3 +210,4 @@ pub fn tcp_flow(i: usize, src: usize, dst: usize, spec: TcpSpec) -> FlowSpec {
         kind: FlowKind::Tcp(spec),
     }
 }
+pub mod refusal;
