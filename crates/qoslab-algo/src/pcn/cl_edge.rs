@@ -40,7 +40,7 @@
 //! Rates are bits in the period × 10⁹ / period ns, rounded down. Every entry point first
 //! closes what ended at or before `now`; the engine calls `poll(now)` at `next_wakeup()`.
 
-use super::{PcnMark, Terminate, NS_PER_S};
+use super::{rate_bps, PcnMark, Terminate};
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
 
@@ -137,7 +137,7 @@ impl ClEgress {
         while self.k < k_now {
             let etm = self.bits[2] > 0;
             if etm || self.prev_etm {
-                let rate = |b: u128| (b * NS_PER_S / t as u128).min(u64::MAX as u128) as u64;
+                let rate = |b: u128| rate_bps(b, t);
                 self.push(ClReport {
                     nm_bps: rate(self.bits[0]),
                     thm_bps: rate(self.bits[1]),
@@ -248,8 +248,7 @@ impl ClIngress {
             return;
         }
         let at = w.s_end.max(next_at);
-        let s = (w.bits * NS_PER_S / self.params.send_window.as_nanos() as u128)
-            .min(u64::MAX as u128) as u64;
+        let s = rate_bps(w.bits, self.params.send_window.as_nanos());
         self.waiting = None;
         // "If this next egress-node report also includes a non-zero value for the ETM-rate,
         // the Decision Point MUST determine the amount of PCN-traffic to terminate".

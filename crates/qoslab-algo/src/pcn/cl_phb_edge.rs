@@ -66,12 +66,12 @@
 //! closes what ended at or before `now`; the engine calls `poll(now)` at `next_wakeup()`.
 
 use super::cl_edge::ClReport;
-use super::{PcnMark, Terminate, NS_PER_S};
+use super::{rate_bps, PcnMark, Terminate};
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
 
 fn rate(bits: u128, over: Duration) -> u64 {
-    (bits * NS_PER_S / over.as_nanos() as u128).min(u64::MAX as u128) as u64
+    rate_bps(bits, over.as_nanos())
 }
 
 /// Egress settings (cl-phb-03 §10.4.1).

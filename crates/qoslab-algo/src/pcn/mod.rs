@@ -234,6 +234,13 @@ impl MarkCounters {
 /// Nanoseconds per second.
 pub(crate) const NS_PER_S: u128 = 1_000_000_000;
 
+/// The rate of `bits` sent over `span_ns` nanoseconds: bits × 10⁹ / span, rounded down and
+/// saturated at `u64::MAX` b/s (how every PCN edge turns a window's bits into a rate).
+#[inline]
+pub(crate) fn rate_bps(bits: u128, span_ns: u64) -> u64 {
+    (bits * NS_PER_S / span_ns as u128).min(u64::MAX as u128) as u64
+}
+
 /// Units (bit·ns) for `bits` bits.
 #[inline]
 pub(crate) const fn u(bits: u64) -> u128 {

@@ -44,7 +44,7 @@
 
 use std::collections::VecDeque;
 
-use super::{PcnMark, NS_PER_S};
+use super::{rate_bps, PcnMark};
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
 
@@ -234,8 +234,7 @@ impl StmEgress {
             .first_seen
             .map_or(0, |t| now.as_nanos().saturating_sub(t.as_nanos()));
         let span = if age > 0 && age < w { age } else { w };
-        let r = self.window_bits * NS_PER_S / span as u128;
-        r.min(u64::MAX as u128) as u64
+        rate_bps(self.window_bits, span)
     }
 
     fn report(&mut self, now: Time) -> EgressSignal {

@@ -26,7 +26,7 @@
 //!   [`StmIngress::poll`] (if two became due without a poll, the later one is kept).
 //!   A report or a sent packet at exactly a round's end belongs to the next round.
 
-use super::NS_PER_S;
+use super::rate_bps;
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
 
@@ -183,8 +183,7 @@ impl StmIngress {
             self.counters.rounds += 1;
             match r.r_min {
                 Some(r_min) => {
-                    let t = self.params.measure_interval.as_nanos() as u128;
-                    let s = (r.bits * NS_PER_S / t).min(u64::MAX as u128) as u64;
+                    let s = rate_bps(r.bits, self.params.measure_interval.as_nanos());
                     let term = Terminate {
                         rate_bps: self.amount(s, r_min),
                         sending_rate_bps: s,
