@@ -348,6 +348,30 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Records the definition of `what` named `name` (field `name_f`) at table index `index`;
+    /// a second definition of the same name is refused, naming the line of the first.
+    fn define(
+        &self,
+        names: &mut HashMap<String, Named>,
+        what: &str,
+        name: &str,
+        name_f: &Field<'a>,
+        index: usize,
+    ) -> Res<()> {
+        if let Some(prev) = names.get(name) {
+            return Err(name_f.err(
+                ErrorKind::Relation,
+                format!(
+                    "duplicate {what} name (first defined at line {})",
+                    line_col(self.cx.src, prev.offset).0
+                ),
+            ));
+        }
+        let offset = name_f.v.span.start;
+        names.insert(name.to_string(), Named { index, offset });
+        Ok(())
+    }
+
     fn nodes(&self, root: &Tbl<'a>) -> Res<(Vec<NodeSpec>, HashMap<String, Named>)> {
         let mut nodes = Vec::new();
         let mut index: HashMap<String, Named> = HashMap::new();
@@ -368,23 +392,7 @@ impl<'a> Parser<'a> {
                     },
                     None => NodeKind::Host,
                 };
-                let line = name_f.v.span.start;
-                if let Some(prev) = index.get(&name) {
-                    return Err(name_f.err(
-                        ErrorKind::Relation,
-                        format!(
-                            "duplicate node name (first defined at line {})",
-                            line_col(self.cx.src, prev.offset).0
-                        ),
-                    ));
-                }
-                index.insert(
-                    name.clone(),
-                    Named {
-                        index: nodes.len(),
-                        offset: line,
-                    },
-                );
+                self.define(&mut index, "node", &name, &name_f, nodes.len())?;
                 nodes.push(NodeSpec { name, kind });
             }
         }
@@ -551,23 +559,7 @@ impl<'a> Parser<'a> {
                 let t = t.with_inst(inst);
                 let name_f = t.req("name")?;
                 let name = nonempty(name_f.clone())?;
-                let line = name_f.v.span.start;
-                if let Some(prev) = names.get(&name) {
-                    return Err(name_f.err(
-                        ErrorKind::Relation,
-                        format!(
-                            "duplicate flow name (first defined at line {})",
-                            line_col(self.cx.src, prev.offset).0
-                        ),
-                    ));
-                }
-                names.insert(
-                    name.clone(),
-                    Named {
-                        index: flows.len(),
-                        offset: line,
-                    },
-                );
+                self.define(&mut names, "flow", &name, &name_f, flows.len())?;
                 let src = self.node_ref(t.req("src")?, node_index)?;
                 let dst_f = t.req("dst")?;
                 let dst = self.node_ref(dst_f.clone(), node_index)?;
