@@ -263,7 +263,7 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
     for (k, t) in table_list(root, "node")?.into_iter().enumerate() {
         let t = Tbl {
-            path: format!("node[{k}]"),
+            path: format!("node[{k}]").into(),
             ..t
         };
         t.check_keys(NODE_KEYS, "a [[node]]")?;
@@ -297,7 +297,7 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
     let mut links: Vec<AtmLink> = Vec::new();
     for (k, t) in table_list(root, "link")?.into_iter().enumerate() {
         let t = Tbl {
-            path: format!("link[{k}]"),
+            path: format!("link[{k}]").into(),
             ..t
         };
         t.check_keys(LINK_KEYS, "a [[link]]")?;
@@ -442,7 +442,7 @@ fn scenario(root: &Tbl<'_>, file: &str) -> Res<AtmScenario> {
     let mut vcs: Vec<VcSpec> = Vec::new();
     for (k, t) in table_list(root, "vc")?.into_iter().enumerate() {
         let t = Tbl {
-            path: format!("vc[{k}]"),
+            path: format!("vc[{k}]").into(),
             ..t
         };
         t.check_keys(VC_KEYS, "a [[vc]]")?;

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::rc::Rc;
 
 use qoslab_algo::Duration;
 
@@ -87,7 +88,7 @@ pub(crate) fn with_root<T>(
             kind: ErrorKind::Syntax,
             file: file.to_string(),
             pos: Some(line_col(text, span.map_or(0, |s| s.start))),
-            path: String::new(),
+            path: "".into(),
             value: None,
             instance: None,
             message: format!("invalid TOML: {}", message.trim_end()),
@@ -119,7 +120,7 @@ pub(crate) fn with_root_table<T>(
             cx,
             entries,
             span: 0..0,
-            path: String::new(),
+            path: "".into(),
             inst: None,
             fallback: None,
         })
@@ -174,7 +175,7 @@ struct Parser<'a> {
 }
 
 /// A `[defaults.*]` table: its entries and its key path.
-type Defaults<'a> = Option<(&'a [(Key, Val)], String)>;
+type Defaults<'a> = Option<(&'a [(Key, Val)], Rc<str>)>;
 
 struct AllDefaults<'a> {
     tcp: Defaults<'a>,
@@ -241,7 +242,7 @@ impl<'a> Parser<'a> {
             cx: self.cx,
             entries: defaults.tcp.as_ref().map_or(&[][..], |(e, _)| *e),
             span: 0..0,
-            path: "defaults.tcp".to_string(),
+            path: "defaults.tcp".into(),
             inst: None,
             fallback: None,
         };
@@ -249,7 +250,7 @@ impl<'a> Parser<'a> {
         let mut names = std::collections::HashSet::new();
         for (k, t) in self.table_list(root, "web")?.into_iter().enumerate() {
             let t = Tbl {
-                path: format!("web[{k}]"),
+                path: format!("web[{k}]").into(),
                 ..t
             };
             let w = web::web(&t, k, &index, nodes, &tcp_defaults, duration, &mut reach)?;
@@ -377,7 +378,7 @@ impl<'a> Parser<'a> {
         let mut index: HashMap<String, Named> = HashMap::new();
         for (k, t) in self.table_list(root, "node")?.into_iter().enumerate() {
             let t = Tbl {
-                path: format!("node[{k}]"),
+                path: format!("node[{k}]").into(),
                 ..t
             };
             t.check_keys(NODE_KEYS, "a [[node]]")?;
@@ -425,7 +426,7 @@ impl<'a> Parser<'a> {
         let mut names: HashMap<String, Named> = HashMap::new();
         for (k, t) in self.table_list(root, "link")?.into_iter().enumerate() {
             let t = Tbl {
-                path: format!("link[{k}]"),
+                path: format!("link[{k}]").into(),
                 ..t
             }
             .with_fallback(defaults.link.clone());
@@ -532,7 +533,7 @@ impl<'a> Parser<'a> {
         let mut names: HashMap<String, Named> = HashMap::new();
         for (k, t) in self.table_list(root, "flow")?.into_iter().enumerate() {
             let t = Tbl {
-                path: format!("flow[{k}]"),
+                path: format!("flow[{k}]").into(),
                 ..t
             };
             let kind = match t.get("kind") {

@@ -11,6 +11,7 @@
 //!   (1 ns, 1 bit/s, 1 B), halves up; `from` when `n = 1`.
 
 use core::ops::Range;
+use std::rc::Rc;
 
 use qoslab_algo::{Duration, Rate};
 
@@ -39,8 +40,59 @@ pub(crate) type Res<T> = Result<T, ScenarioError>;
 pub(crate) fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()
+    } else if key.is_empty() {
+        path.to_string()
     } else {
         format!("{path}.{key}")
+    }
+}
+
+/// A value's key path (`link[3].queue.max_p`), kept in pieces and written out only when a
+/// message names it. Reading a scenario makes one per field read — a 10,000-flow file reads
+/// hundreds of thousands — and formatting each eagerly was most of its start-up (issue 13:
+/// 83 % of the 10,000-flow dumbbell's start-up instructions were the reader, 334 M of them
+/// this formatting).
+#[derive(Clone)]
+pub(crate) struct KeyPath<'a> {
+    /// The table's path.
+    base: Rc<str>,
+    /// The key in it ("" for the table itself).
+    key: &'a str,
+    /// An element of the value's list.
+    index: Option<usize>,
+}
+
+impl<'a> KeyPath<'a> {
+    pub fn new(base: Rc<str>, key: &'a str) -> KeyPath<'a> {
+        KeyPath {
+            base,
+            key,
+            index: None,
+        }
+    }
+
+    /// The path of element `k` of this value's list.
+    pub fn element(&self, k: usize) -> KeyPath<'a> {
+        match self.index {
+            None => KeyPath {
+                index: Some(k),
+                ..self.clone()
+            },
+            Some(_) => KeyPath {
+                base: self.render().into(),
+                key: "",
+                index: Some(k),
+            },
+        }
+    }
+
+    /// The path as written in messages.
+    pub fn render(&self) -> String {
+        let mut s = join(&self.base, self.key);
+        if let Some(k) = self.index {
+            s.push_str(&format!("[{k}]"));
+        }
+        s
     }
 }
 
@@ -99,7 +151,7 @@ impl<'s> Cx<'s> {
 pub(crate) struct Field<'a> {
     pub cx: &'a Cx<'a>,
     pub v: &'a Val,
-    pub path: String,
+    pub path: KeyPath<'a>,
     pub inst: Option<Inst>,
     /// Already resolved to this instance's value (a list inside is a value, not one per
     /// instance), or read outside instances on purpose.
@@ -113,17 +165,23 @@ pub(crate) struct Tbl<'a> {
     pub cx: &'a Cx<'a>,
     pub entries: &'a [(Key, Val)],
     pub span: Range<usize>,
-    pub path: String,
+    pub path: Rc<str>,
     pub inst: Option<Inst>,
-    pub fallback: Option<(&'a [(Key, Val)], String)>,
+    pub fallback: Option<(&'a [(Key, Val)], Rc<str>)>,
 }
 
 impl<'a> Field<'a> {
     /// An error about this value, showing it.
     pub fn err(&self, kind: ErrorKind, msg: impl Into<String>) -> ScenarioError {
         let shown = self.cx.render(self.v, self.inst);
-        self.cx
-            .error(kind, &self.v.span, &self.path, Some(shown), self.inst, msg)
+        self.cx.error(
+            kind,
+            &self.v.span,
+            &self.path.render(),
+            Some(shown),
+            self.inst,
+            msg,
+        )
     }
 
     fn wrong_type(&self, expected: &str) -> ScenarioError {
@@ -154,7 +212,7 @@ impl<'a> Field<'a> {
                 let k = inst.i as usize - 1;
                 Ok(Field {
                     v: &items[k],
-                    path: format!("{}[{k}]", self.path),
+                    path: self.path.element(k),
                     picked: true,
                     ..self
                 })
@@ -299,7 +357,7 @@ impl<'a> Field<'a> {
             cx: self.cx,
             entries,
             span: self.v.span.clone(),
-            path: self.path.clone(),
+            path: self.path.render().into(),
             inst: None,
             fallback: None,
         };
@@ -352,7 +410,7 @@ impl<'a> Field<'a> {
                 cx: f.cx,
                 entries,
                 span: f.v.span.clone(),
-                path: f.path.clone(),
+                path: f.path.render().into(),
                 inst: f.inst,
                 fallback: None,
             }),
@@ -369,7 +427,7 @@ impl<'a> Field<'a> {
                 .map(|(k, v)| Field {
                     cx: self.cx,
                     v,
-                    path: format!("{}[{k}]", self.path),
+                    path: self.path.element(k),
                     inst: self.inst,
                     picked: false,
                 })
@@ -416,21 +474,21 @@ impl<'a> Tbl<'a> {
     }
 
     pub fn get(&self, key: &str) -> Option<Field<'a>> {
-        if let Some((_, v)) = self.entries.iter().find(|(k, _)| k.name == key) {
+        if let Some((k, v)) = self.entries.iter().find(|(k, _)| k.name == key) {
             return Some(Field {
                 cx: self.cx,
                 v,
-                path: join(&self.path, key),
+                path: KeyPath::new(self.path.clone(), &k.name),
                 inst: self.inst,
                 picked: false,
             });
         }
         let (entries, path) = self.fallback.as_ref()?;
-        let (_, v) = entries.iter().find(|(k, _)| k.name == key)?;
+        let (k, v) = entries.iter().find(|(k, _)| k.name == key)?;
         Some(Field {
             cx: self.cx,
             v,
-            path: join(path, key),
+            path: KeyPath::new(path.clone(), &k.name),
             inst: self.inst,
             picked: false,
         })
@@ -455,7 +513,7 @@ impl<'a> Tbl<'a> {
         }
     }
 
-    pub fn with_fallback(self, fallback: Option<(&'a [(Key, Val)], String)>) -> Tbl<'a> {
+    pub fn with_fallback(self, fallback: Option<(&'a [(Key, Val)], Rc<str>)>) -> Tbl<'a> {
         Tbl { fallback, ..self }
     }
 
