@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::rc::Rc;
 
 use qoslab_algo::Duration;
 
@@ -13,7 +12,7 @@ use super::error::{line_col, ErrorKind, Inner, ScenarioError};
 use super::flow;
 use super::queue;
 use super::reach::Reach;
-use super::reader::{close_enough, edit_distance, instances, Cx, Field, Res, Tbl};
+use super::reader::{close_enough, edit_distance, instances, Cx, Fallback, Field, Res, Tbl};
 use super::spec::{
     FlowKind, FlowSpec, LinkSpec, NodeKind, NodeSpec, OutputSpec, Scenario, WebSpec,
 };
@@ -175,7 +174,7 @@ struct Parser<'a> {
 }
 
 /// A `[defaults.*]` table: its entries and its key path.
-type Defaults<'a> = Option<(&'a [(Key, Val)], Rc<str>)>;
+type Defaults<'a> = Fallback<'a>;
 
 struct AllDefaults<'a> {
     tcp: Defaults<'a>,

@@ -158,6 +158,9 @@ pub(crate) struct Field<'a> {
     pub picked: bool,
 }
 
+/// A `[defaults.*]` table's entries and path, where a table's missing keys are looked up.
+pub(crate) type Fallback<'a> = Option<(&'a [(Key, Val)], Rc<str>)>;
+
 /// One table of the tree; keys missing in it are looked up in `fallback` (a
 /// `[defaults.*]` table) if any.
 #[derive(Clone)]
@@ -167,7 +170,7 @@ pub(crate) struct Tbl<'a> {
     pub span: Range<usize>,
     pub path: Rc<str>,
     pub inst: Option<Inst>,
-    pub fallback: Option<(&'a [(Key, Val)], Rc<str>)>,
+    pub fallback: Fallback<'a>,
 }
 
 impl<'a> Field<'a> {
@@ -513,7 +516,7 @@ impl<'a> Tbl<'a> {
         }
     }
 
-    pub fn with_fallback(self, fallback: Option<(&'a [(Key, Val)], Rc<str>)>) -> Tbl<'a> {
+    pub fn with_fallback(self, fallback: Fallback<'a>) -> Tbl<'a> {
         Tbl { fallback, ..self }
     }
 
