@@ -6,7 +6,8 @@
 # SACK on every side (ours: the scenario with `variant = "sack"`).
 #
 #   bash bench/run.sh [ROUNDS]      (default 3; NS3=0 skips ns-3, UDP=0 the open-loop run,
-#                                    SACK=1 adds the SACK runs;
+#                                    SACK=1 adds the SACK runs; QOSLAB=path runs that
+#                                    binary instead of building target/release/qoslab;
 #                                    ns-3 peer: BENCH=/tmp/bench bash /work/shared/peers/build.sh)
 #
 # One JSON line per run in bench/results/latest.jsonl (fields: sim, workload, wall_s = whole
@@ -21,7 +22,8 @@ T=${CARGO_TARGET_DIR:-target}
 mkdir -p bench/results
 out=bench/results/latest.jsonl
 : > "$out"
-cargo build --release -q -p qoslab
+Q=${QOSLAB:-}
+if [ -z "$Q" ]; then cargo build --release -q -p qoslab; Q="$T/release/qoslab"; fi
 [ "${UDP:-1}" = 1 ] && cargo build --release -q -p qoslab-sim --example udp_dumbbell
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,7 +46,7 @@ echo "{\"sim\":\"meta\",\"date_utc\":\"$(date -u +%FT%TZ)\",\"nproc\":$(nproc),\
 for k in $(seq "$rounds"); do
   for v in $variants; do for q in red droptail; do
     wl="dumbbell-$q"; [ "$v" = sack ] && wl="dumbbell-$q-sack"
-    w=$(timed /dev/null "$tmp/err" "$T/release/qoslab" run "$tmp/$q-$v.toml" --out "$tmp/$q")
+    w=$(timed /dev/null "$tmp/err" "$Q" run "$tmp/$q-$v.toml" --out "$tmp/$q")
     python3 bench/summarize.py ours "$wl" $w "$tmp/err" "$tmp/$q/summary.json" | tee -a "$out"
     if [ $have_ns2 = 1 ]; then
       w=$(timed "$tmp/ns2.json" "$tmp/ns2.err" ns bench/ns2/dumbbell.tcl $q $v)

@@ -60,21 +60,26 @@ impl Packet {
     }
 }
 
+/// The arena. Whether a slot is live is not stored on the per-packet path: a slot is live
+/// unless it is on the free list, which `live_packets` (end of run) reconstructs; debug
+/// builds keep per-slot flags to catch a double free.
 #[derive(Default)]
 pub struct Arena {
     slots: Vec<Packet>,
-    live: Vec<bool>,
     free: Vec<PktId>,
     in_use: u32,
+    #[cfg(debug_assertions)]
+    live: Vec<bool>,
 }
 
 impl Arena {
     pub fn with_capacity(n: usize) -> Self {
         Arena {
             slots: Vec::with_capacity(n),
-            live: Vec::with_capacity(n),
             free: Vec::with_capacity(n),
             in_use: 0,
+            #[cfg(debug_assertions)]
+            live: Vec::with_capacity(n),
         }
     }
 
@@ -83,10 +88,14 @@ impl Arena {
         self.in_use += 1;
         if let Some(id) = self.free.pop() {
             self.slots[id as usize] = p;
-            self.live[id as usize] = true;
+            #[cfg(debug_assertions)]
+            {
+                self.live[id as usize] = true;
+            }
             id
         } else {
             self.slots.push(p);
+            #[cfg(debug_assertions)]
             self.live.push(true);
             (self.slots.len() - 1) as PktId
         }
@@ -94,8 +103,11 @@ impl Arena {
 
     #[inline]
     pub fn free(&mut self, id: PktId) {
-        debug_assert!(self.live[id as usize], "double free of packet {id}");
-        self.live[id as usize] = false;
+        #[cfg(debug_assertions)]
+        {
+            assert!(self.live[id as usize], "double free of packet {id}");
+            self.live[id as usize] = false;
+        }
         self.in_use -= 1;
         self.free.push(id);
     }
@@ -114,12 +126,17 @@ impl Arena {
         self.in_use
     }
 
-    /// Live packets (for the end-of-run conservation check).
+    /// Live packets in slot order (for the end-of-run conservation check): every slot not
+    /// on the free list.
     pub fn live_packets(&self) -> impl Iterator<Item = &Packet> {
+        let mut free = vec![false; self.slots.len()];
+        for &id in &self.free {
+            free[id as usize] = true;
+        }
         self.slots
             .iter()
-            .zip(&self.live)
-            .filter(|(_, &l)| l)
+            .zip(free)
+            .filter(|(_, f)| !f)
             .map(|(p, _)| p)
     }
 }

@@ -8,7 +8,7 @@
 //! | module | what it models |
 //! |---|---|
 //! | [`scenario`] | TOML scenario files → validated, resolved `Scenario` |
-//! | [`event`] | the event queue (binary heap keyed by (time, seq)) |
+//! | [`event`] | the event queue (link events and timers in two binary heaps on one (time, seq) key) |
 //! | [`arena`] | packets in a free-list arena |
 //! | [`net`] | links with egress queues and disciplines; static routing |
 //! | [`traffic`] | open-loop sources (CBR, Poisson) |

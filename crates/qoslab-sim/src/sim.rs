@@ -9,7 +9,7 @@
 //! deadline; the engine arms one `Agent` event for the earliest and re-arms lazily.
 
 use qoslab_algo::meter::MeterVerdict;
-use qoslab_algo::{Color, DropReason, Duration, QueueView, Rng, Time, Verdict};
+use qoslab_algo::{Color, DropReason, Duration, QueueView, Rng, Time};
 
 use crate::arena::{Arena, IpEcn, Packet, PktId};
 pub use crate::build::{build_aqm, tcp_config, tfrc_pair};
@@ -23,6 +23,7 @@ use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats, TfrcOscillatio
 use crate::traffic::udp::UdpSource;
 use crate::traffic::web::WebTraffic;
 
+mod hop;
 mod web;
 use crate::transport::tcp::{App, TcpReceiver, TcpSender};
 use crate::transport::WireHeader;
@@ -743,17 +744,23 @@ impl Simulator {
 
     #[inline]
     fn forward(&mut self, node: u32, id: PktId) {
-        let dst = self.arena.get(id).dst_node;
+        let p = self.arena.get_mut(id);
+        let dst = p.dst_node;
         if dst == node {
             self.deliver(id);
             return;
         }
-        let link = self.routes.next_reachable(node, dst);
-        debug_assert!(link != NO_ROUTE && link == self.routes.next(node, dst));
-        if self.links[link as usize].cond.is_some() {
-            self.condition(link, id);
-        } else {
-            self.enqueue(link, id);
+        let li = self.routes.next_reachable(node, dst);
+        debug_assert!(li != NO_ROUTE && li == self.routes.next(node, dst));
+        // The link and the packet's slot are reached once for the whole hop (`hop`).
+        let l = &mut self.links[li as usize];
+        if l.cond.is_some() {
+            self.condition(li, id);
+            return;
+        }
+        let drop = hop::enqueue(self.now, li, l, p, id, &mut self.events, &mut self.delay);
+        if let Some(r) = drop {
+            self.drop_packet(li, id, r);
         }
     }
 
@@ -907,96 +914,14 @@ impl Simulator {
         }
     }
 
-    /// A packet arrives at a link's egress queue.
+    /// A packet arrives at a link's egress queue (`hop::enqueue`).
     #[inline]
     fn enqueue(&mut self, li: u32, id: PktId) {
-        let now = self.now;
-        let p = self.arena.get_mut(id);
-        let view = p.view();
         let l = &mut self.links[li as usize];
-        l.counters.arrivals += 1;
-        l.counters.arrival_bytes += view.size as u64;
-        l.counters.arrivals_by_color[view.color.index()] += 1;
-        l.qlen.on_arrival(l.view.pkts);
-        let verdict = l.aqm_arrival(now, &view);
-        let ect = p.ecn != IpEcn::NotEct;
-        let verdict = match verdict {
-            Verdict::Enqueue | Verdict::Mark(_) if !l.limit.admits(&l.view, view.size) => {
-                Verdict::Drop(DropReason::Overflow)
-            }
-            // RFC 3168 §5: only ECN-capable packets are marked; where the discipline would
-            // mark a Not-ECT packet, it is dropped (as an early drop; the discipline's own
-            // statistics still count a mark).
-            Verdict::Mark(_) if !ect => Verdict::Drop(DropReason::Early),
-            v => v,
-        };
-        match verdict {
-            Verdict::Drop(r) => {
-                if r == DropReason::Overflow {
-                    l.aqm.on_overflow(&view);
-                }
-                self.drop_packet(li, id, r);
-            }
-            Verdict::Enqueue | Verdict::Mark(_) => {
-                if let Verdict::Mark(_) = verdict {
-                    // An ECT (or already CE) packet: it leaves with CE.
-                    l.counters.marks[view.color.index()] += 1;
-                    p.ecn = IpEcn::Ce;
-                }
-                if l.busy_until <= now && l.fifo.is_empty() {
-                    // Idle link, empty FIFO: sent at once, a sojourn of 0 (monitored only).
-                    if l.monitored {
-                        self.delay.on_sojourn(li, view.color, 0);
-                    }
-                    self.transmit(li, id);
-                } else {
-                    p.queue_at = now; // the sojourn starts (`measure::delay`)
-                    l.fifo.push_back(id);
-                    l.view.push(view.size, view.color);
-                    l.qlen.on_change(now, l.view.pkts);
-                    if !l.free_pending {
-                        l.free_pending = true;
-                        let at = l.busy_until.max(now);
-                        self.events.push(at, Event::LinkFree { link: li });
-                    }
-                }
-            }
-        }
-    }
-
-    /// Starts serialising packet `id` on link `li` now (its sojourn recorded by the caller).
-    #[inline]
-    fn transmit(&mut self, li: u32, id: PktId) {
-        let now = self.now;
         let p = self.arena.get_mut(id);
-        let (size, color, flow) = (p.size, p.color, p.flow);
-        let l = &mut self.links[li as usize];
-        let tx = l.tx_time(size);
-        l.busy_until = now + tx;
-        l.counters.departures += 1;
-        l.counters.departure_bytes += size as u64;
-        l.counters.busy_ns += tx.0;
-        if l.fifo.is_empty() {
-            // The link goes idle with an empty queue when this packet has been serialised
-            // (ns-2 starts RED's idle period when the link asks for a packet and finds none).
-            l.aqm_departure(l.busy_until);
-        }
-        if l.loss.is_some() && l.wire_loss(size, flow) {
-            if l.loss_marks_ect && p.ecn != IpEcn::NotEct {
-                // RFC 4828 App. B.1: the configured rate marks ECN-capable packets (RFC 3168
-                // §5); the packet is delivered with CE.
-                p.ecn = IpEcn::Ce;
-                l.counters.marks[color.index()] += 1;
-            } else {
-                l.counters.wire_losses += 1;
-                self.drop_packet(li, id, DropReason::Loss);
-                return;
-            }
-        }
-        let at = l.busy_until + l.delay;
-        l.pipe.push_back((at, id));
-        if l.pipe.len() == 1 {
-            self.events.push(at, Event::Deliver { link: li });
+        let drop = hop::enqueue(self.now, li, l, p, id, &mut self.events, &mut self.delay);
+        if let Some(r) = drop {
+            self.drop_packet(li, id, r);
         }
     }
 
@@ -1009,11 +934,13 @@ impl Simulator {
         l.view.pop(p.size, p.color);
         l.qlen.on_change(now, l.view.pkts);
         self.delay.on_dequeue(li, p, now);
-        self.transmit(li, id);
-        let l = &mut self.links[li as usize];
+        let drop = hop::transmit(now, li, l, p, id, &mut self.events);
         if !l.fifo.is_empty() {
             l.free_pending = true;
             self.events.push(l.busy_until, Event::LinkFree { link: li });
+        }
+        if let Some(r) = drop {
+            self.drop_packet(li, id, r);
         }
     }
 

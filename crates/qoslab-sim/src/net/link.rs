@@ -155,12 +155,20 @@ impl Link {
     /// ([`Aqm::on_arrival`], inlined: drop-tail costs no call).
     #[inline(always)]
     pub fn aqm_arrival(&mut self, now: Time, pkt: &PacketView) -> Verdict {
+        // Drop-tail decided here: the compiler does not always inline `Aqm::on_arrival`
+        // into the fused hop (`sim::hop`), and a call per hop for a constant is measurable.
+        if let Aqm::DropTail = self.aqm {
+            return Verdict::Enqueue;
+        }
         self.aqm.on_arrival(now, pkt, &self.view, &mut self.aqm_rng)
     }
 
     /// The link goes idle at `at` with an empty queue ([`Aqm::on_departure`]).
     #[inline(always)]
     pub fn aqm_departure(&mut self, at: Time) {
+        if let Aqm::DropTail = self.aqm {
+            return;
+        }
         self.aqm.on_departure(at, &self.view);
     }
 

@@ -1,0 +1,124 @@
+//! The per-hop path of a packet (issue 13): a link's egress queue (discipline verdict, FIFO)
+//! and the start of its serialisation, as free functions on the simulator's tables split
+//! once per event (the link, the packet's arena slot, the event queue, the delay
+//! measurement), so a hop indexes the link table and the arena once each and runs as one
+//! straight-line body without a call per stage. A drop is returned to the caller, which
+//! frees the packet and counts it (`Simulator::drop_packet`): the only step that needs the
+//! flow table.
+//!
+//! Behaviour is exactly the engine's earlier `enqueue` / `transmit` / `on_link_free`
+//! methods (every counter, hook and event push in the same order), so runs are
+//! byte-identical; only the way the tables are reached changed.
+
+use qoslab_algo::{DropReason, Time, Verdict};
+
+use crate::arena::{IpEcn, Packet, PktId};
+use crate::event::{Event, EventQueue};
+use crate::measure::delay::DelayMeasure;
+use crate::net::link::Link;
+
+/// Packet `p` (id `id`) arrives at link `li`'s egress queue at `now`. Returns the reason if
+/// the packet is dropped (by the discipline, the buffer limit or configured loss); it is then
+/// still in the arena, for the caller to free and count.
+#[inline(always)]
+pub(super) fn enqueue(
+    now: Time,
+    li: u32,
+    l: &mut Link,
+    p: &mut Packet,
+    id: PktId,
+    events: &mut EventQueue,
+    delay: &mut DelayMeasure,
+) -> Option<DropReason> {
+    let view = p.view();
+    l.counters.arrivals += 1;
+    l.counters.arrival_bytes += view.size as u64;
+    l.counters.arrivals_by_color[view.color.index()] += 1;
+    l.qlen.on_arrival(l.view.pkts);
+    let verdict = l.aqm_arrival(now, &view);
+    let ect = p.ecn != IpEcn::NotEct;
+    let verdict = match verdict {
+        Verdict::Enqueue | Verdict::Mark(_) if !l.limit.admits(&l.view, view.size) => {
+            Verdict::Drop(DropReason::Overflow)
+        }
+        // RFC 3168 §5: only ECN-capable packets are marked; where the discipline would
+        // mark a Not-ECT packet, it is dropped (as an early drop; the discipline's own
+        // statistics still count a mark).
+        Verdict::Mark(_) if !ect => Verdict::Drop(DropReason::Early),
+        v => v,
+    };
+    match verdict {
+        Verdict::Drop(r) => {
+            if r == DropReason::Overflow {
+                l.aqm.on_overflow(&view);
+            }
+            Some(r)
+        }
+        Verdict::Enqueue | Verdict::Mark(_) => {
+            if let Verdict::Mark(_) = verdict {
+                // An ECT (or already CE) packet: it leaves with CE.
+                l.counters.marks[view.color.index()] += 1;
+                p.ecn = IpEcn::Ce;
+            }
+            if l.busy_until <= now && l.fifo.is_empty() {
+                // Idle link, empty FIFO: sent at once, a sojourn of 0 (monitored only).
+                if l.monitored {
+                    delay.on_sojourn(li, view.color, 0);
+                }
+                transmit(now, li, l, p, id, events)
+            } else {
+                p.queue_at = now; // the sojourn starts (`measure::delay`)
+                l.fifo.push_back(id);
+                l.view.push(view.size, view.color);
+                l.qlen.on_change(now, l.view.pkts);
+                if !l.free_pending {
+                    l.free_pending = true;
+                    let at = l.busy_until.max(now);
+                    events.push(at, Event::LinkFree { link: li });
+                }
+                None
+            }
+        }
+    }
+}
+
+/// Starts serialising packet `p` (id `id`) on link `li` at `now` (its sojourn recorded by
+/// the caller). Returns `Some(DropReason::Loss)` if configured loss takes it on the wire.
+#[inline(always)]
+pub(super) fn transmit(
+    now: Time,
+    li: u32,
+    l: &mut Link,
+    p: &mut Packet,
+    id: PktId,
+    events: &mut EventQueue,
+) -> Option<DropReason> {
+    let (size, color, flow) = (p.size, p.color, p.flow);
+    let tx = l.tx_time(size);
+    l.busy_until = now + tx;
+    l.counters.departures += 1;
+    l.counters.departure_bytes += size as u64;
+    l.counters.busy_ns += tx.0;
+    if l.fifo.is_empty() {
+        // The link goes idle with an empty queue when this packet has been serialised
+        // (ns-2 starts RED's idle period when the link asks for a packet and finds none).
+        l.aqm_departure(l.busy_until);
+    }
+    if l.loss.is_some() && l.wire_loss(size, flow) {
+        if l.loss_marks_ect && p.ecn != IpEcn::NotEct {
+            // RFC 4828 App. B.1: the configured rate marks ECN-capable packets (RFC 3168
+            // §5); the packet is delivered with CE.
+            p.ecn = IpEcn::Ce;
+            l.counters.marks[color.index()] += 1;
+        } else {
+            l.counters.wire_losses += 1;
+            return Some(DropReason::Loss);
+        }
+    }
+    let at = l.busy_until + l.delay;
+    l.pipe.push_back((at, id));
+    if l.pipe.len() == 1 {
+        events.push(at, Event::Deliver { link: li });
+    }
+    None
+}
