@@ -38,10 +38,12 @@ echo "| variant | traffic | scheme | 1.25 SR | 2.0 SR |"
 echo "|---|---|---|---|---|"
 for v in "default|s/^x//" \
          "discard_terminated = false|s/^discard_terminated = true/discard_terminated = false/" \
-         "delay = \"10ms\"|s/^delay = \"1ms\"/delay = \"10ms\"/"; do
+         "delay = \"10ms\"|s/^delay = \"1ms\"/delay = \"10ms\"/" \
+         "edge = \"rfc6661\" (round timing of zhang-02 Fig. 4.4)|s/^edge = \"cl-phb-03\"/edge = \"rfc6661\"/;/^error[12] = /d" \
+         "edge = \"rfc6661\", discard_terminated = false|s/^edge = \"cl-phb-03\"/edge = \"rfc6661\"/;/^error[12] = /d;s/^discard_terminated = true/discard_terminated = false/"; do
   label=${v%%|*}; expr=${v#*|}
   for tr in cbr vbr svd; do for sc in cl stm; do
-    [ "$label" = 'delay = "10ms"' ] && [ "$tr$sc" != "cbrcl" ] && continue
+    case "$label" in default|discard*) ;; *) [ "$tr$sc" != "cbrcl" ] && continue ;; esac
     echo "| $label | $tr | $sc | $(cell $tr $sc 1.25 "$expr") | $(cell $tr $sc 2.0 "$expr") |"
   done; done
 done
