@@ -480,3 +480,55 @@ fn cl_counts_in_flight_packets_of_terminated_flows_only_when_they_are_not_discar
     assert!(ot(&f) > 20.0 && ot(&f) < 30.0 && ot(&d) < 3.0);
     assert!(f.ieas[0].discarded_at_ingress == 0 && d.ieas[0].discarded_at_ingress > 0);
 }
+
+#[test]
+fn fairness_ratio_grows_with_time_and_bottlenecks_and_stm_is_close_to_cl() {
+    // Map §6 (B.8, §11.6): the short-haul / long-haul throughput ratio on the first link,
+    // "the average throughput ... during the simulation time" (over [0, t]), grows with time
+    // and with the number of bottlenecks, and STM is close to CL (published at 40 s: PLT2
+    // 1.11 / 1.15, PLT5 1.31 / 1.28). Scaled down: 32 Mb/s links (AR = 250 flows) and the
+    // B.7 call rate per IEA scaled with them (5·AR per link), 40 s.
+    let ratios = |scheme: &str, n: u32| -> Vec<f64> {
+        let s = spec(&format!(
+            r#"[pcn]
+kind = "admission"
+scheme = "{scheme}"
+duration = "40s"
+link_rate = "32Mbps"
+[pcn.traffic]
+model = "cbr"
+[pcn.topology]
+kind = "parking-lot"
+bottlenecks = {n}
+[pcn.admission]
+call_interval = "96ms"
+call_interval_of = "iea"
+[pcn.measure]
+oa_from = "20s"
+oa_to = "40s"
+fairness_bin = "10s"
+"#
+        ));
+        let r = run(&s, 1).unwrap();
+        r.fairness.iter().map(|p| p.cumulative_ratio).collect()
+    };
+    let (s2, s5, c2, c5) = (
+        ratios("stm", 2),
+        ratios("stm", 5),
+        ratios("cl", 2),
+        ratios("cl", 5),
+    );
+    eprintln!(
+        "cumulative ratio at 10..40 s: STM PLT2 {s2:?} PLT5 {s5:?}; CL PLT2 {c2:?} PLT5 {c5:?}"
+    );
+    for (r2, r5) in [(&s2, &s5), (&c2, &c5)] {
+        assert_eq!((r2.len(), r5.len()), (4, 4));
+        assert!(r5.windows(2).all(|w| w[1] > w[0]), "PLT5 grows: {r5:?}");
+        assert!(
+            r5[3] > 1.2 && r5[3] > r2[3] + 0.15,
+            "PLT5 {r5:?} vs PLT2 {r2:?}"
+        );
+        assert!(r2[3] > 1.0 && r2[3] > r2[0], "PLT2 {r2:?}");
+    }
+    assert!((s2[3] - c2[3]).abs() < 0.1 && (s5[3] - c5[3]).abs() < 0.1);
+}
