@@ -176,7 +176,9 @@ pub struct EdgeSpec {
     pub round_start: String,
     /// Packets of a terminated flow that reach the ingress after the termination (they were
     /// on their way from the source: randomized traffic) are discarded there (default) or
-    /// still forwarded (`false`).
+    /// still forwarded (`false`). The default follows zhang-02 (whose traffic models the draft
+    /// uses, §10.2): a terminated flow "sends no more packets from that time on" (§2.2), and
+    /// the randomization delays the packet's "ideal departure time" (§2.3.4).
     pub discard_terminated: bool,
     /// Termination control on (termination runs) or off (admission runs, [G §5.25]).
     pub terminate: bool,
