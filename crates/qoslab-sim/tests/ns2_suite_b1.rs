@@ -8,6 +8,10 @@
 //! them agreeing: our mean send rate over seeds 1..3 must lie within 5 % of ns-2's mean over
 //! its 5 seeds (the bound for throughput on identical scenarios; ns-2's own
 //! seed-to-seed spread is about ±4 %).
+//!
+//! Also the "ECN TCP" column of Tables 7-9 (`ecn_tcp_*`): the same network with ECN TCP and
+//! timestamps, the loss marking instead of dropping, against ns-2.35 with `ecn_ 1`,
+//! `timestamps_ true` and the ErrorModel's `markecn_` (`bench/ns2/seeds/README.md` 10.2).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

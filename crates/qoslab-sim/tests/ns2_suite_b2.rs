@@ -17,6 +17,10 @@
 //!   `ns2_compat` against ns-2's TFRC, 14 B: b = 0.0001 −0.6 / −2.3 %, b = 0.001 −3.5 /
 //!   −1.9 %; bound 6 %.
 //!
+//! Table 10's ECN TCP groups (`b2_ecn_*`, README section 10.2): RFC 3168 ECN TCP with
+//! 128-512 B at b = 0.0001 (8 %), ns-2's ECN response (`ns2_compat`) at b = 0.001 (10 %) and
+//! at its one-segment-per-backed-off-timer floor at b = 0.01 (5 %).
+//!
 //! Not checked (README): TCP with 4000/8000 B segments at b = 0.0001 (drop rates 0.33/0.55:
 //! timeout-dominated, ±40 % seed spread in both simulators), TCP at b ≥ 0.001 (a few Kb/s
 //! or the one-packet-per-backed-off-RTO floor, equal in both), TFRC at b ≥ 0.005 (packet
