@@ -18,10 +18,19 @@
 # rate = every byte on the wire (flow monitor on A -> B, which sees packets before the error
 # model); Kb/s = 1000 b/s.
 #
-# usage: ns rfc4828_b2.tcl <b> <seed>
+# With a third argument `ecn` (Table 10's "ECN TCP" column; the RFC: "we configure the
+# router to randomly drop or mark packets at a specified rate"): only TCP groups, of segment
+# sizes 14, 128, 256, 512 and 1460 B (the sizes Table 10 chooses among), named ecntcp<S>,
+# with ecn_ 1 and timestamps_ true (as B.1's "TCP flows with timestamps and ECN"), and the
+# ErrorModel marks instead of dropping (markecn_ true: CE on every packet it picks; ns-2's
+# TCP sends every data packet ECT, retransmissions included, except seqno 0; the sink echoes
+# CE only on ECT packets). No TFRC flows: ns-2's marking error model would mark theirs too.
+#
+# usage: ns rfc4828_b2.tcl <b> <seed> [ecn]
 
 set b [lindex $argv 0]
 set seed [lindex $argv 1]
+set ecn [expr {[llength $argv] > 2 && [lindex $argv 2] == "ecn"}]
 set ns [new Simulator]
 global defaultRNG
 $defaultRNG seed $seed
@@ -34,6 +43,10 @@ Agent/TCP set maxrto_ 60
 Agent/TCP set tcpTick_ 0.01
 Agent/TFRC set SndrType_ 1
 Agent/TFRCSink set ShortIntervals_ 0
+if {$ecn} {
+    Agent/TCP set ecn_ 1
+    Agent/TCP set timestamps_ true
+}
 
 set A [$ns node]
 set B [$ns node]
@@ -46,6 +59,7 @@ $em unit byte
 $em set rate_ $b
 $em ranvar [new RandomVariable/Uniform]
 $em drop-target [new Agent/Null]
+if {$ecn} { $em set markecn_ true }
 $ns lossmodel $em $A $B
 
 set fmon [$ns makeflowmon Fid]
@@ -56,6 +70,11 @@ $start set min_ 0.0
 $start set max_ 1.0
 
 set tcpsizes {14 128 256 512 1460 4000 8000}
+set tcpprefix tcp
+if {$ecn} {
+    set tcpsizes {14 128 256 512 1460}
+    set tcpprefix ecntcp
+}
 set fid 0
 foreach s $tcpsizes {
     for {set i 1} {$i <= 10} {incr i} {
@@ -70,7 +89,7 @@ foreach s $tcpsizes {
         set ftp [new Application/FTP]
         $ftp attach-agent $tcp($fid)
         $ns at [$start value] "$ftp start"
-        set gname($fid) tcp$s
+        set gname($fid) $tcpprefix$s
         set gsize($fid) $s
     }
 }
@@ -79,6 +98,7 @@ set tfrcgroups {
     {sp14  1 14 32 0.02}
     {std14 0 14 32 0.02}
 }
+if {$ecn} { set tfrcgroups {} }
 foreach g $tfrcgroups {
     lassign $g name voip size hdr ivl
     for {set i 1} {$i <= 10} {incr i} {
@@ -122,10 +142,10 @@ proc mark {} {
     set s50 [snapshot]
 }
 proc done {} {
-    global s50 gname gsize fid b tcpsizes tfrcgroups
+    global s50 gname gsize fid b tcpsizes tfrcgroups tcpprefix
     set s100 [snapshot]
     set names {}
-    foreach s $tcpsizes { lappend names tcp$s }
+    foreach s $tcpsizes { lappend names $tcpprefix$s }
     foreach g $tfrcgroups { lappend names [lindex $g 0] }
     foreach name $names {
         set send 0.0

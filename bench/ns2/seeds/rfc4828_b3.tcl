@@ -277,7 +277,23 @@ proc webbytes {} {
     }
     return $out
 }
-proc mark {} { global s50 w50; set s50 [snap]; set w50 [webbytes] }
+# Per long-lived TCP flow (diagnostic lines "tcpflow"): data packets sent (ndatapack_), of
+# which retransmissions (nrexmitpack_), retransmission timeouts (nrexmit_), and the flow's
+# arrivals and drops at R1->R2.
+proc perflow {} {
+    global fmon tcp
+    set cl [$fmon classifier]
+    set out {}
+    for {set i 1} {$i <= 5} {incr i} {
+        set fl [$cl lookup auto 0 0 $i]
+        set arr [expr {$fl == "" ? 0 : [$fl set parrivals_]}]
+        set drop [expr {$fl == "" ? 0 : [$fl set pdrops_]}]
+        lappend out [list [$tcp($i) set ndatapack_] [$tcp($i) set nrexmitpack_] \
+                         [$tcp($i) set nrexmit_] $arr $drop]
+    }
+    return $out
+}
+proc mark {} { global s50 w50 f50; set s50 [snap]; set w50 [webbytes]; set f50 [perflow] }
 proc done {} {
     global s50 nsess qlim
     set s [snap]
@@ -295,11 +311,49 @@ proc done {} {
     puts [format "web fwd_kbps=%.2f rev_kbps=%.2f" \
               [expr {([lindex $w 0] - [lindex $w50 0]) * 8.0 / 50.0 / 1000.0}] \
               [expr {([lindex $w 1] - [lindex $w50 1]) * 8.0 / 50.0 / 1000.0}]]
+    global f50
+    foreach a [perflow] b $f50 i {1 2 3 4 5} {
+        set d {}
+        foreach x $a y $b { lappend d [expr {$x - $y}] }
+        lassign $d sent rexmit to arr drop
+        puts [format "tcpflow=%d sent=%d rexmit=%d timeouts=%d arrivals=%d drops=%d" \
+                  $i $sent $rexmit $to $arr $drop]
+    }
     global tf_
     global rf_
     if {[info exists tf_]} { flush $tf_; close $tf_ }
     if {[info exists rf_]} { flush $rf_; close $rf_ }
+    global sf_
+    if {[info exists sf_]} { red_params; flush $sf_; close $sf_ }
     exit 0
+}
+# RED diagnostics (finding 13): with the environment variable RED_SAMPLE=<file>, the R1 -> R2
+# RED queue's settings as ns-2 holds them after reset (printed once at 0.001 s: thresholds in
+# packets and in the queue's unit, q_weight_, bottom_/top_, ptc-derived values) and every 0.5 s
+# `t cur_max_p_ ave_ curq_` (0.25 s after each possible max_p change at k x 0.5 s).
+global env
+if {[info exists env(RED_SAMPLE)] && ![string is integer $qlim] && ![regexp {B$} $qlim]} {
+    set sf_ [open $env(RED_SAMPLE) w]
+    set sq_ [[$ns link $R1 $R2] queue]
+    proc red_params {} {
+        global sf_ sq_
+        set out "#"
+        foreach v {thresh_ maxthresh_ thresh_queue_ maxthresh_queue_ q_weight_ linterm_ \
+                   cur_max_p_ mean_pktsize_ bytes_ queue_in_bytes_ gentle_ wait_ adaptive_ \
+                   alpha_ beta_ interval_ top_ bottom_ targetdelay_ use_mark_p_ limit_} {
+            append out " $v=[$sq_ set $v]"
+        }
+        puts $sf_ $out
+    }
+    proc red_sample {} {
+        global sf_ sq_ ns
+        set t [$ns now]
+        puts $sf_ [format "%.3f %.6f %.2f %d" $t [$sq_ set cur_max_p_] [$sq_ set ave_] \
+                       [$sq_ set curq_]]
+        $ns at [expr {$t + 0.5}] "red_sample"
+    }
+    $ns at 0.001 "red_params"
+    $ns at 0.25 "red_sample"
 }
 $ns at 50.0 "mark"
 $ns at 100.0 "done"

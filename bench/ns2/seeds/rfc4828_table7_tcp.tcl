@@ -4,9 +4,16 @@
 # (RTT 240 ms); ns-2's ErrorModel drops each data packet on G1->G2 with probability p.
 # Prints the mean send rate per flow over 50..100 s (data packets sent, retransmissions
 # included, 1500 B each on the wire), in Kb/s.
-# usage: ns rfc4828_table7_tcp.tcl <p> <seed>
+# With a third argument `ecn` (the "ECN TCP" column of Tables 7, 8, 9: "TCP flows with
+# timestamps and ECN"; "we configure the router to randomly drop or mark packets at a
+# specified rate"): the flows set ecn_ 1 and timestamps_ true, and the ErrorModel marks
+# instead of dropping (markecn_ true: errmodel.cc sets CE on every packet it picks and
+# forwards it; ns-2's TCP sends every data packet ECT, retransmissions included, except
+# seqno 0, and the sink echoes CE only on ECT packets), so the ECN flows never lose a packet.
+# usage: ns rfc4828_table7_tcp.tcl <p> <seed> [ecn]
 set p [lindex $argv 0]
 set seed [lindex $argv 1]
+set ecn [expr {[llength $argv] > 2 && [lindex $argv 2] == "ecn"}]
 set ns [new Simulator]
 global defaultRNG
 $defaultRNG seed $seed
@@ -18,6 +25,10 @@ Agent/TCP set singledup_ 1 ;# Limited Transmit
 Agent/TCP set minrto_ 0.2
 Agent/TCP set maxrto_ 60
 Agent/TCP set tcpTick_ 0.01
+if {$ecn} {
+    Agent/TCP set ecn_ 1
+    Agent/TCP set timestamps_ true
+}
 
 set G1 [$ns node]
 set G2 [$ns node]
@@ -31,6 +42,7 @@ $em unit pkt
 $em set rate_ $p
 $em ranvar [new RandomVariable/Uniform]
 $em drop-target [new Agent/Null]
+if {$ecn} { $em set markecn_ true }
 $ns lossmodel $em $G1 $G2
 
 set start [new RandomVariable/Uniform]
@@ -66,7 +78,7 @@ proc done {} {
         set tot [expr {$tot + ([$tcp($i) set ndatapack_] - $n50($i)) * 1500 * 8 / 50.0 / 1000.0}]
         incr to [$tcp($i) set nrexmit_]
     }
-    puts [format "p=%s send_kbps=%.2f" $p [expr {$tot / 10.0}]]
+    puts [format "p=%s send_kbps=%.2f timeouts=%d" $p [expr {$tot / 10.0}] $to]
     exit 0
 }
 $ns at 50.0 "mark"

@@ -125,11 +125,33 @@ for {set i 1} {$i <= $n} {incr i} {
     $ftp($i) attach-agent $tcp($i)
     $ns at 0.0 "$ftp($i) start"
 }
+# Per-flow TCP counts over 5 s .. end (the measurement window; finding 4's next step), one
+# line per flow: data packets sent (ndatapack_), retransmitted (nrexmitpack_), retransmission
+# timeouts (nrexmit_). Drops per flow come from the trace.
+proc tcpsnap {} {
+    global tcp n
+    set out {}
+    for {set i 1} {$i <= $n} {incr i} {
+        lappend out [list [$tcp($i) set ndatapack_] [$tcp($i) set nrexmitpack_] \
+                         [$tcp($i) set nrexmit_]]
+    }
+    return $out
+}
+# dsRED's per-code-point counts at 5 s too (cumulative; the runner reads the last table).
+proc mark5 {} { global t5 core; set t5 [tcpsnap]; $core printStats }
+$ns at 5.0 "mark5"
 proc finish {} {
-    global ns tf core
+    global ns tf core t5
     $ns flush-trace
     close $tf
     $core printStats
+    set i 0
+    foreach a [tcpsnap] b $t5 {
+        incr i
+        puts [format "tcpflow=%d sent=%d rexmit=%d timeouts=%d" $i \
+                  [expr {[lindex $a 0] - [lindex $b 0]}] [expr {[lindex $a 1] - [lindex $b 1]}] \
+                  [expr {[lindex $a 2] - [lindex $b 2]}]]
+    }
     exit 0
 }
 $ns at $dur "finish"

@@ -17,6 +17,10 @@
 //!   `ns2_compat` against ns-2's TFRC, 14 B: b = 0.0001 −0.6 / −2.3 %, b = 0.001 −3.5 /
 //!   −1.9 %; bound 6 %.
 //!
+//! Table 10's ECN TCP groups (`b2_ecn_*`, README section 10.2): RFC 3168 ECN TCP with
+//! 128-512 B at b = 0.0001 (8 %), ns-2's ECN response (`ns2_compat`) at b = 0.001 (10 %) and
+//! at its one-segment-per-backed-off-timer floor at b = 0.01 (5 %).
+//!
 //! Not checked (README): TCP with 4000/8000 B segments at b = 0.0001 (drop rates 0.33/0.55:
 //! timeout-dominated, ±40 % seed spread in both simulators), TCP at b ≥ 0.001 (a few Kb/s
 //! or the one-packet-per-backed-off-RTO floor, equal in both), TFRC at b ≥ 0.005 (packet
@@ -56,4 +60,52 @@ fn b2_tfrc_matches_ns2_at_byte_rate_1e_3() {
         "0.001",
         &[("sp14_", "sp14", 0.06), ("std14ns2_", "std14", 0.06)],
     );
+}
+
+/// Table 10's ECN TCP groups against ns-2.35 with ECN TCP (`ecn_ 1`, `timestamps_ true`) and
+/// the ErrorModel marking instead of dropping (`markecn_ true`; `tests/data/ns2/rfc4828_b2_ecn.csv`,
+/// `bench/ns2/seeds/README.md` section 10).
+const B2_ECN: Suite = Suite {
+    reference: "tests/data/ns2/rfc4828_b2_ecn.csv",
+    fields: 4,
+    scenario: "../../scenarios/rfc4828/b2-byte-drop.toml",
+    loss: |b| LossSpec::Byte { b },
+    what: "byte mark rate",
+};
+
+/// b = 0.0001: our RFC 3168 ECN TCP with 128, 256, 512 B segments (measured +1.8, −3.6,
+/// +1.9 %) and ns-2's ECN response (`ns2_compat`) with 128 B (+1.4 %); bound 8 %. Not
+/// checked: 14 B (+9.9 %) and 1460 B (+11.1 %; `ns2_compat` −6.4 %).
+#[test]
+fn b2_ecn_tcp_matches_ns2_at_byte_rate_1e_4() {
+    B2_ECN.check(
+        "0.0001",
+        &[
+            ("ecntcp128_", "ecntcp128", 0.08),
+            ("ecntcp256_", "ecntcp256", 0.08),
+            ("ecntcp512_", "ecntcp512", 0.08),
+            ("ecnns2tcp128_", "ecntcp128", 0.08),
+        ],
+    );
+}
+
+/// b = 0.001 and 0.01, where every second to every packet is marked: ns-2's ECN response
+/// (`ns2_compat`: halving to zero packets, then one packet per backed-off retransmission
+/// timer) against ns-2. Measured at 0.001: 14, 128, 256, 512 B −0.5, −4.8, −6.7, −1.8 %
+/// (bound 10 %); at 0.01 with 1460 B both sit at one segment per 50 s (0.23 Kb/s: the timer
+/// backed off to the 60 s maximum; bound 5 %). Our RFC 3168 response stays at two segments
+/// per round trip there (ssthresh floor 2·MSS: 97.3 Kb/s at 1460 B; finding 19), so it is
+/// not compared at these rates.
+#[test]
+fn b2_ecn_tcp_ns2_compat_matches_ns2_at_high_mark_rates() {
+    B2_ECN.check(
+        "0.001",
+        &[
+            ("ecnns2tcp14_", "ecntcp14", 0.10),
+            ("ecnns2tcp128_", "ecntcp128", 0.10),
+            ("ecnns2tcp256_", "ecntcp256", 0.10),
+            ("ecnns2tcp512_", "ecntcp512", 0.10),
+        ],
+    );
+    B2_ECN.check("0.01", &[("ecnns2tcp1460_", "ecntcp1460", 0.05)]);
 }

@@ -38,6 +38,10 @@ object_size = { dist = \"pareto2\", mean = 10, shape = 1.2 }\n";
 const RED_BYTES: &str = "{ kind = \"red\", limit = \"50000B\", min_th = \"2500B\", \
 max_th = \"7500B\", max_p = 0.1, w_q = 0.002, gentle = false, wait = true, byte_mode = true, \
 queue_unit = \"bytes\", mean_pkt_size = \"500B\" }";
+// The Adaptive RED line of bench/ns2/seeds/rfc4828_b3.py (ARED_BYTES) and run.sh.
+const ARED_BYTES: &str = "{ kind = \"red\", limit = \"50000B\", min_th = \"2500B\", \
+max_th = \"7500B\", max_p = 0.1, w_q = 0.002, gentle = true, wait = true, byte_mode = true, \
+queue_unit = \"bytes\", mean_pkt_size = \"500B\", adaptive = true }";
 const COLS: [&str; 4] = [
     "tcp_send_kbps",
     "tcp_drop_rate",
@@ -49,8 +53,8 @@ fn manifest(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-/// ns-2's mean over its seeds of the four columns, for (queue, mss, sessions).
-fn ns2_reference(queue: &str, mss: u32, sessions: u32) -> [f64; 4] {
+/// ns-2's mean over its seeds 1..=`seeds` of the four columns, for (queue, mss, sessions).
+fn ns2_reference(queue: &str, mss: u32, sessions: u32, seeds: u64) -> [f64; 4] {
     let path = manifest("tests/data/ns2/rfc4828_b34.csv");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     let mut acc = [0.0; 4];
@@ -58,7 +62,9 @@ fn ns2_reference(queue: &str, mss: u32, sessions: u32) -> [f64; 4] {
     for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
         let f: Vec<&str> = line.split(',').collect();
         assert_eq!(f.len(), 8, "{path:?}: bad line {line:?}");
-        if f[0] == queue && f[1] == mss.to_string() && f[2] == sessions.to_string() {
+        let seed: u64 = f[3].parse().unwrap();
+        if f[0] == queue && f[1] == mss.to_string() && f[2] == sessions.to_string() && seed <= seeds
+        {
             for (a, v) in acc.iter_mut().zip(&f[4..]) {
                 *a += v.parse::<f64>().unwrap();
             }
@@ -66,8 +72,8 @@ fn ns2_reference(queue: &str, mss: u32, sessions: u32) -> [f64; 4] {
         }
     }
     assert_eq!(
-        n, SEEDS as usize,
-        "{queue} {mss} {sessions}: ns-2 seeds in {path:?}"
+        n, seeds as usize,
+        "{queue} {mss} {sessions}: ns-2 seeds 1..={seeds} in {path:?}"
     );
     acc.map(|a| a / n as f64)
 }
@@ -128,21 +134,23 @@ fn ours(base: &str, queue: Option<&str>, sessions: u32, seed: u64) -> [f64; 4] {
 /// Compares the mean over seeds 1..3 of ours with ns-2's row `ns2_queue`; `bounds` holds
 /// the relative bound per column (`None`: printed, not checked).
 fn check(ns2_queue: &str, base: &str, queue: Option<&str>, bounds: [Option<f64>; 4]) {
-    check_at(ns2_queue, base, queue, SESSIONS, bounds)
+    check_at(ns2_queue, base, queue, SESSIONS, SEEDS, bounds)
 }
 
+/// As [`check`], at `sessions` web sessions, both sides over seeds 1..=`seeds`.
 fn check_at(
     ns2_queue: &str,
     base: &str,
     queue: Option<&str>,
     sessions: u32,
+    seeds: u64,
     bounds: [Option<f64>; 4],
 ) {
-    let refs = ns2_reference(ns2_queue, 1460, sessions);
+    let refs = ns2_reference(ns2_queue, 1460, sessions, seeds);
     let mut q = [0.0; 4];
-    for seed in 1..=SEEDS {
+    for seed in 1..=seeds {
         for (a, v) in q.iter_mut().zip(ours(base, queue, sessions, seed)) {
-            *a += v / SEEDS as f64;
+            *a += v / seeds as f64;
         }
     }
     let mut bad = Vec::new();
@@ -215,5 +223,22 @@ fn b3_droptail_25_sessions_matches_ns2() {
 #[test]
 fn b3_droptail_100_sessions_drop_rates_match_ns2_with_matched_tcp() {
     let b = [None, Some(0.12), None, Some(0.12)];
-    check_at("100p-m", "b3-droptail.toml", None, 100, b);
+    check_at("100p-m", "b3-droptail.toml", None, 100, SEEDS, b);
+}
+
+/// Adaptive RED in byte mode (Table 20 set-up) against ns-2.35 with its TCP matched to ours
+/// (`ared-b-m`: `syn_ false`, `rtxcur_init_ 1`), 20 seeds on both sides (finding 13). The
+/// 3-seed comparison of the last sessions (TCP send +15 %) was ns-2's seed spread: its TCP
+/// send rate over seeds has a standard deviation of 32 Kb/s (16 %), and its seeds 1..3 are
+/// among its lowest. Measured over 20 seeds (README section 10): TCP send +4.6 %, TCP drop
+/// +4.3 %, TFRC-SP send −1.7 %, TFRC-SP drop +4.4 %; both simulators' `max_p` stays in
+/// 0.05..0.19 (never at the [0.01, 0.5] bounds) and their average queues agree within 6 %.
+/// Bounds: TCP send 10 % (the standard error of the difference is about 4 %), drop rates
+/// 12 %, TFRC-SP send 6 %. Without `gentle` the TFRC-SP drop rate is +174 % (fails); without
+/// the adaptation the cells move by less than 2 % (here `max_p` stays near its initial 0.1),
+/// so the AIMD rule itself is checked by the exact tests of `queue::adaptive_red`.
+#[test]
+fn b4_adaptive_red_byte_mode_25_sessions_matches_ns2_with_matched_tcp() {
+    let b = [Some(0.10), Some(0.12), Some(0.06), Some(0.12)];
+    check_at("ared-b-m", "b4-red.toml", Some(ARED_BYTES), SESSIONS, 20, b);
 }
