@@ -37,8 +37,8 @@ const FIG7_TOML: &str = include_str!("../../../../scenarios/gfr-kim2001/fig7.tom
 const PUBLISHED: &str = include_str!("../../../../data/gfr-kim2001/table1.csv");
 
 /// Table/figure ids accepted by `--table`.
-pub const IDS: [&str; 10] = [
-    "1", "s", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "2", "queue",
+pub const IDS: [&str; 11] = [
+    "1", "g", "s", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "2", "queue",
 ];
 
 /// Open choices, printed with the results.
@@ -387,6 +387,14 @@ fn keys_for(id: &str) -> Vec<Key> {
     let mut v = Vec::new();
     match id {
         "1" | "fig2" | "queue" => v.extend(Pol::ALL.map(Key::table1)),
+        "g" => {
+            for tcp in BUDGET_TCP {
+                v.extend(Pol::ALL.map(|p| Key {
+                    tcp,
+                    ..Key::table1(p)
+                }));
+            }
+        }
         "s" => {
             for c in &CASES {
                 v.extend(case_keys(c));
@@ -474,7 +482,7 @@ fn fmt_s(s: &Summary, dec: usize) -> String {
 /// Runs the selected sections; returns the report and files.
 pub fn reproduce(opts: &Options) -> Result<Outcome, ReproduceError> {
     let ids: Vec<&str> = match &opts.table {
-        None => vec!["1", "s", "fig2", "fig3", "fig4", "fig7", "2", "queue"],
+        None => vec!["1", "g", "s", "fig2", "fig3", "fig4", "fig7", "2", "queue"],
         Some(t) => {
             let t = t.to_ascii_lowercase().replace('.', "");
             let Some(id) = IDS.iter().find(|x| **x == t) else {
@@ -585,6 +593,7 @@ pub fn reproduce(opts: &Options) -> Result<Outcome, ReproduceError> {
     for id in &ids {
         match *id {
             "1" => table1(&runs, &mut text, &mut files),
+            "g" => budget(&runs, &mut text, &mut files),
             "s" => sensitivity(&runs, &mut text, &mut files),
             "fig2" => fig_vc(&runs, false, &mut text, &mut files),
             "fig3" | "fig5" => fig_lbo(&runs, false, &mut text, &mut files),
@@ -694,6 +703,119 @@ fn table1(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
     }
     text.push('\n');
     files.push(("table_1.csv".into(), csv));
+}
+
+/// TCP variants of the goodput budget (`--table g`): the default and the two the
+/// sensitivity section also runs, so a full reproduction needs no extra runs.
+pub const BUDGET_TCP: [TcpVariant; 3] = [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::Sack];
+
+/// The bottleneck's line rate (paper: OC-1) and the TCP segment (paper: MSS 960 B).
+const LINE_MBPS: f64 = 51.84;
+const MSS_BITS: f64 = 960.0 * 8.0;
+
+/// Where the bottleneck's capacity goes over the measurement window, per Table 1 scheme
+/// and TCP variant: `ceiling = idle + duplicates + goodput + rest`, where the ceiling is
+/// the line rate in TCP payload (every cell a full segment's), `idle` the slots SW1->SW2
+/// left unused, `duplicates` the segments delivered a second time (spurious
+/// retransmissions: they used the bottleneck and added nothing), and `rest` what the
+/// window's edges leave over (segments in flight or queued at its start and end).
+fn budget(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
+    let _ = writeln!(
+        text,
+        "Goodput budget — where SW1->SW2's capacity goes (Table 1 settings; Mb/s of TCP payload, mean over seeds)"
+    );
+    let _ = writeln!(
+        text,
+        "  {:<8} {:<11} {:>8} {:>7} {:>7} {:>10} {:>15} {:>6} | {:>9} {:>9} {:>11}",
+        "TCP",
+        "policy",
+        "ceiling",
+        "idle",
+        "dupl.",
+        "rest",
+        "goodput",
+        "util",
+        "timeouts",
+        "dup segs",
+        "refused fr."
+    );
+    let mut csv = String::from(
+        "tcp,policy,ceiling_mbps,idle_mbps,duplicates_mbps,rest_mbps,goodput_mbps,goodput_ci95,utilization,timeouts_per_s,duplicate_segments_per_s,frames_refused_per_s,runs\n",
+    );
+    for tcp in BUDGET_TCP {
+        for p in Pol::ALL {
+            let k = Key {
+                tcp,
+                ..Key::table1(p)
+            };
+            let rs = runs.of(&k);
+            let win = |r: &AtmResult| r.duration_s - r.warmup_s;
+            let port = |r: &AtmResult| -> (f64, f64) {
+                r.ports
+                    .iter()
+                    .find(|q| q.name == QUEUE_PORT)
+                    .map_or((f64::NAN, f64::NAN), |q| {
+                        let refused: u64 = q
+                            .frames_refused_by_reason
+                            .values()
+                            .map(|n| n[0] + n[1])
+                            .sum();
+                        (q.utilization, refused as f64)
+                    })
+            };
+            let ceiling = runs.summary(&k, |r| r.payload_efficiency * LINE_MBPS);
+            let idle = runs.summary(&k, |r| (1.0 - port(r).0) * r.payload_efficiency * LINE_MBPS);
+            let dup_segs = |r: &AtmResult| -> f64 {
+                r.vcs
+                    .iter()
+                    .map(|v| v.window.duplicate_segments)
+                    .sum::<u64>() as f64
+            };
+            let dup = runs.summary(&k, |r| dup_segs(r) * MSS_BITS / win(r) / 1e6);
+            let gp = runs.summary(&k, |r| r.total_goodput_mbps);
+            let rest = ceiling.mean - idle.mean - dup.mean - gp.mean;
+            let util = runs.summary(&k, |r| port(r).0);
+            let to = runs.summary(&k, |r| {
+                r.vcs.iter().map(|v| v.window.tcp_timeouts).sum::<u64>() as f64 / win(r)
+            });
+            let dps = runs.summary(&k, |r| dup_segs(r) / win(r));
+            let refused = runs.summary(&k, |r| port(r).1 / win(r));
+            let _ = writeln!(
+                text,
+                "  {:<8} {:<11} {:>8.3} {:>7.3} {:>7.3} {:>+10.3} {:>15} {:>6.4} | {:>7.1}/s {:>7.1}/s {:>9.1}/s",
+                tcp_name(tcp),
+                p.label(),
+                ceiling.mean,
+                idle.mean,
+                dup.mean,
+                rest,
+                fmt_s(&gp, 3),
+                util.mean,
+                to.mean,
+                dps.mean,
+                refused.mean,
+            );
+            let _ = writeln!(
+                csv,
+                "{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.6},{:.3},{:.3},{:.3},{}",
+                tcp_name(tcp),
+                p.csv(),
+                ceiling.mean,
+                idle.mean,
+                dup.mean,
+                rest,
+                gp.mean,
+                gp.ci95.unwrap_or(f64::NAN),
+                util.mean,
+                to.mean,
+                dps.mean,
+                refused.mean,
+                rs.len()
+            );
+        }
+    }
+    text.push('\n');
+    files.push(("goodput_budget.csv".into(), csv));
 }
 
 /// Buffer occupancy over time at the bottleneck (seed 1 of each Table 1 scheme): one SVG per
