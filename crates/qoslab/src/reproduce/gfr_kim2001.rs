@@ -764,7 +764,11 @@ fn budget(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
                     })
             };
             let ceiling = runs.summary(&k, |r| r.payload_efficiency * LINE_MBPS);
-            let idle = runs.summary(&k, |r| (1.0 - port(r).0) * r.payload_efficiency * LINE_MBPS);
+            // A cell that started at the warm-up instant can put `utilization` one slot
+            // above 1: idle time is clamped at 0.
+            let idle = runs.summary(&k, |r| {
+                (1.0 - port(r).0).max(0.0) * r.payload_efficiency * LINE_MBPS
+            });
             let dup_segs = |r: &AtmResult| -> f64 {
                 r.vcs
                     .iter()
