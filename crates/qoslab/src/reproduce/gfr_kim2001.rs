@@ -279,9 +279,22 @@ const fn uni_case(label: &'static str, uni: Uni) -> Case {
     }
 }
 
+/// No tagging with another TCP variant (session 7): the only UNI case in which DFBA is
+/// fairer than Double-EPD, under the variants that remove Reno's duplicate deliveries.
+const fn untagged_case(label: &'static str, tcp: TcpVariant) -> Case {
+    Case {
+        label,
+        alloc_b: false,
+        tcp,
+        opt: TcpOpt::File,
+        uni: Uni::NoTagging,
+    }
+}
+
 /// The sensitivity cases (`--table s`): the defaults first, then one open choice changed
-/// at a time (the last row combines the two period-typical ns-2 settings).
-pub const CASES: [Case; 14] = [
+/// at a time (the "ns-2 Reno 2001" row combines the two period-typical ns-2 settings, the
+/// last two combine no tagging with NewReno and SACK).
+pub const CASES: [Case; 16] = [
     case("defaults (Reno)", TcpVariant::Reno, TcpOpt::File),
     case("NewReno", TcpVariant::NewReno, TcpOpt::File),
     case("SACK", TcpVariant::Sack, TcpOpt::File),
@@ -314,6 +327,8 @@ pub const CASES: [Case; 14] = [
     uni_case("MBS = MFS (20 cells)", Uni::MbsMfs),
     uni_case("MBS 1000 cells", Uni::Mbs1000),
     uni_case("no tagging (all CLP=0)", Uni::NoTagging),
+    untagged_case("no tagging, NewReno", TcpVariant::NewReno),
+    untagged_case("no tagging, SACK", TcpVariant::Sack),
 ];
 
 /// LBOs at which the sensitivity section measures the proposed scheme's fairness (its
