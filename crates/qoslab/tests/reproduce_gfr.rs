@@ -4,9 +4,10 @@
 //!
 //! Two conclusions do not hold under our defaults (Reno; `scenarios/gfr-kim2001/RESULTS.md`,
 //! sensitivity (b)): DFBA fairer than Double-EPD (it holds without tagging), and the
-//! proposed scheme with the highest total goodput (it holds with SACK). Each is written below as the paper states it, `#[ignore]`d with the
-//! reason (`cargo test -p qoslab --test reproduce_gfr -- --ignored` runs them and shows
-//! them fail), and what we observe instead is asserted in the test that runs.
+//! proposed scheme with the highest total goodput (it holds with SACK). Each is written
+//! below as the paper states it, `#[ignore]`d with the reason (`cargo test -p qoslab --test
+//! reproduce_gfr -- --ignored` runs them and shows them fail), and what we observe instead
+//! is asserted in the tests that run.
 
 use qoslab::reproduce::gfr_kim2001::{self, scenario, Key, Pol, Uni};
 use qoslab::reproduce::Options;
