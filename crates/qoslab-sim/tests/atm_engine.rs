@@ -399,3 +399,52 @@ fn dfba_share_key() {
     let e = parse_str(&bad, "t.toml").unwrap_err().to_string();
     assert!(e.contains("dfba_share") && e.contains("backlogged"), "{e}");
 }
+
+/// The measurement-window counters (`window`, `cells_sent_window`, `utilization`): with no
+/// warm-up they equal the whole run's; with one they are the part after it; and on the
+/// Fig. 1 network the bottleneck's budget closes: the cells it sent in the window are the
+/// segments the receivers got in it (20 cells each, new or duplicate) give or take the
+/// segments on the wire at the window's edges.
+#[test]
+fn window_counters_cover_the_measurement_window() {
+    let r0 = run(kim(300, 2, &[("warmup = \"1s\"", "warmup = \"0s\"")]), 4);
+    for v in &r0.vcs {
+        assert_eq!(v.window.tcp_timeouts, v.tcp_timeouts);
+        assert_eq!(v.window.tcp_retransmits, v.tcp_retransmits);
+        assert!(
+            v.tcp_timeouts > 0,
+            "a 300-cell tail-drop buffer loses frames"
+        );
+    }
+    for p in &r0.ports {
+        assert_eq!(p.cells_sent_window, p.cells_sent);
+    }
+    let r = run(kim(300, 2, &[]), 4);
+    let mut dups = 0;
+    for v in &r.vcs {
+        assert!(v.window.tcp_timeouts <= v.tcp_timeouts);
+        assert!(v.window.duplicate_segments <= v.window.segments_received);
+        dups += v.window.duplicate_segments;
+    }
+    assert!(
+        dups > 0,
+        "Reno's go-back-N after timeouts resends received segments"
+    );
+    let bn = r.ports.iter().find(|p| p.name == "SW1->SW2").unwrap();
+    assert!(bn.cells_sent_window < bn.cells_sent);
+    // 1 s at 51.84 Mb/s = 122 264.15 cell slots.
+    let slots = 51.84e6 / 424.0;
+    assert!((bn.utilization - bn.cells_sent_window as f64 / slots).abs() < 1e-12);
+    assert!(
+        bn.utilization > 0.5 && bn.utilization <= 1.0 + 1.0 / slots,
+        "{}",
+        bn.utilization
+    );
+    let segs: u64 = r.vcs.iter().map(|v| v.window.segments_received).sum();
+    let on_wire = 6 * 5 * 70; // at most every window's segments in flight, each edge
+    assert!(
+        (bn.cells_sent_window as i64 - 20 * segs as i64).unsigned_abs() < 20 * on_wire,
+        "{} cells vs {segs} segments",
+        bn.cells_sent_window
+    );
+}

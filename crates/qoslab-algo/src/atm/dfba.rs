@@ -18,10 +18,25 @@
 //!   is exactly (D3) below, with `W_i/W` = the VC's MCR over the sum of **all configured**
 //!   VCs' MCRs, `Z = 1`, `α = 0.5`; tagged frames are refused (EPD) from `X ≥ L`, every
 //!   frame from `X ≥ H`; one uniform draw per frame, dropped iff `u ≤ P`.
+//! * **[S4]** the authors' own slides presenting 98-0885R1 ("98-0885R1 Proposal To Move The
+//!   DFBA Text To Baseline", Goyal, Jain, Fahmy, Vandalore, M. Goyal; stored transcript at
+//!   `www.slideserve.com/lulu/98-0885r1-proposal-to-move-the-dfba-text-to-baseline`, `pages`
+//!   corpus, read in session 7). Its slides give the whole rule: the variables (`W_i` =
+//!   weight of VC *i* = `MCR_i/(GFR capacity)`, `W = Σ W_i`, `L` low and `H` high threshold,
+//!   `X_i` per-VC occupancy, `X = Σ X_i`, `Z_i` a parameter in [0, 1]); the regions
+//!   "`X ≤ L`: no loss" (accept all frames), "`X > L`: drop all CLP1", "`X > L` and
+//!   `X_i > X·W_i/W`: probabilistic loss of CLP0", "`X > H`: EPD" (drop all); the
+//!   region figure (the VC's normalised queue `X_i·W/W_i` against the total `X`): between
+//!   L and H, below the diagonal `X_i·W/W_i = X` "drop all low priority, do not drop high
+//!   priority", above it "drop all low priority, drop high priority with probability P";
+//!   and `P{drop} = Z_i·(α·(X_i − X·W_i/W)/(X·(1 − W_i/W)) + (1 − α)·(X − L)/(H − L))`
+//!   (the transcript keeps the formula's pieces, not its layout). **Every clause of
+//!   (D1)–(D4) below is the slides' rule**; [S3] and the seed agree with it.
 //! * Not readable here (tried: `search` in all four corpora with the scheme's name, its
 //!   variables and phrases; `find_string` "DFBA", "Differential Fair Buffer Allocation"):
-//!   ATM Forum/98-0405 (only its abstract and header: `atm98-0405.txt` / `.htm`), /97-0831,
-//!   the LCN'98 and Int. J. Satellite Commun. 2001 papers, Goyal's 1999 thesis (abstracts).
+//!   the body of ATM Forum/98-0405 (only its abstract and header: `atm98-0405.txt` /
+//!   `.htm`), /97-0831, the LCN'98 and Int. J. Satellite Commun. 2001 papers, Goyal's 1999
+//!   thesis (abstracts).
 //!
 //! # The rule (variables of [S1]/[S3])
 //! `X` total occupancy, `X_i` VC *i*'s occupancy, `L` = LBO, `H` = HBO, `W_i` VC *i*'s
@@ -29,34 +44,37 @@
 //! `α ∈ [0, 1]` the mix between the VC's excess and the global load. At a frame's first
 //! cell:
 //!
-//! * **(D1)** `X ≤ L`: accept (tagged frames too) [S1, S2, S3].
-//! * **(D2)** `L < X ≤ H`, CLP=1: drop the frame [S2, S3].
+//! * **(D1)** `X ≤ L`: accept (tagged frames too) [S1, S2, S3, S4 "no loss"].
+//! * **(D2)** `L < X ≤ H`, CLP=1: drop the frame [S2, S3, S4 "drop all CLP1"].
 //! * **(D3)** `L < X ≤ H`, CLP=0 and `X_i > X·W_i/W` (above its MCR-proportional share of
-//!   the current occupancy [S1, S2]): drop with
-//!   `P = Z_i·( α·(X_i − X·W_i/W) / (X·(1 − W_i/W)) + (1 − α)·(X − L)/(H − L) )` [S3];
-//!   otherwise accept.
-//! * **(D4)** `X > H`: drop [S2, S3].
+//!   the current *occupancy* `X`, not of the buffer size [S1, S2, S4]): drop with
+//!   `P = Z_i·( α·(X_i − X·W_i/W) / (X·(1 − W_i/W)) + (1 − α)·(X − L)/(H − L) )` [S3, S4];
+//!   otherwise accept (no draw) [S4 "do not drop high priority"].
+//! * **(D4)** `X > H`: drop [S2, S3, S4 "EPD"].
 //!
 //! # Choices where the sources differ or are silent (documented parameters)
-//! * Boundaries: [S2] says "exceeds LBO/HBO" (so `X = L` is still (D1), `X = H` still
-//!   (D2)/(D3)); [S3] switches at `X ≥ L` and `X ≥ H`. We follow [S2], the paper we
-//!   reproduce; the difference is one cell of occupancy.
+//! * Boundaries: [S2] says "exceeds LBO/HBO" and [S4] "`X > L`", "`X > H`" (so `X = L` is
+//!   still (D1), `X = H` still (D2)/(D3)); [S3] switches at `X ≥ L` and `X ≥ H`. We follow
+//!   [S2] and [S4]; the difference is one cell of occupancy.
 //! * The trigger of (D3): [S3] compares `X_i` with the *equal* share `X/N` while its own
 //!   formula uses the MCR-weighted share; we use the weighted share `X·W_i/W` in both places,
 //!   as [S1] ("proportional to the MCRs") and [S2] ("its fair share") say.
 //! * `W_i = MCR_i` (cells/s); only the ratio `W_i/W` enters, so scaling the weights by
-//!   `C_GFR` (as in `W_i = MCR_i/C_GFR`) changes nothing.
+//!   `C_GFR` ([S4]: `W_i = MCR_i/(GFR capacity)`) changes nothing.
 //! * Which VCs make up `W` ([`ActiveSet`]): `Configured` (every VC of the buffer: [S3], and
-//!   nothing in [S1]/[S2] restricts it; the engine's choice) or `Backlogged` (VCs with cells
+//!   [S4]'s `W = Σ W_i` names no restriction; the engine's choice) or `Backlogged` (VCs with cells
 //!   in the buffer, plus the arriving VC; a knob).
 //! * When `W_i/W = 1` (the only VC counted), `X_i ≤ X = X·W_i/W`, so (D3) never drops and
 //!   the `0/0` of the first term never arises.
 //! * `P` is clamped to `[0, 1]`; one uniform `u ∈ [0, 1)` is drawn per frame that reaches
 //!   (D3)'s probabilistic branch, and the frame is dropped iff `u < P` ([S3]: `u ≤ P`; the
 //!   two differ on a set of probability zero).
-//! * `Z_i` and `α` are not given by Kim et al.; [S3] uses `Z = 1`, `α = 0.5`. They are
-//!   parameters here (the reproduction's values are in its notes).
-//! * Decisions per frame at its first cell; PPD on overflow as for every policy.
+//! * `Z_i` and `α` are not given by Kim et al. nor in [S4]; [S3] uses `Z = 1`, `α = 0.5`.
+//!   They are parameters here (the reproduction's values are in its notes). [S4] allows
+//!   `Z_i = 0` (no probabilistic drop: DFBA is then Double-EPD); we refuse it, since that
+//!   is the `double-epd` policy.
+//! * Decisions per frame at its first cell ([S4]: "`X > H`: EPD", a frame-level discard);
+//!   PPD on overflow as for every policy.
 
 use super::buffer::CellDropReason;
 use super::cell::CellView;
@@ -145,15 +163,15 @@ impl DfbaParams {
         cell: &CellView,
         rng: &mut impl RandomSource,
     ) -> Result<(), CellDropReason> {
-        // (D1) X ≤ L: accept everything [S1 "falls below L", S2, S3].
+        // (D1) X ≤ L: accept everything [S1 "falls below L", S2, S3, S4 "no loss"].
         if x <= self.lbo {
             return Ok(());
         }
-        // (D4) X > H: drop everything [S2 "exceeds HBO", S3].
+        // (D4) X > H: drop everything [S2 "exceeds HBO", S3, S4 "X > H: EPD"].
         if x > self.hbo {
             return Err(CellDropReason::HboAll);
         }
-        // (D2) L < X ≤ H: tagged frames are dropped [S2 "exceeds LBO", S3].
+        // (D2) L < X ≤ H: tagged frames are dropped [S2 "exceeds LBO", S3, S4 "drop all CLP1"].
         if cell.clp {
             return Err(CellDropReason::LboTagged);
         }

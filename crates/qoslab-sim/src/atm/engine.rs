@@ -52,6 +52,7 @@ use super::buffer::{admit, new_buffer, new_fgcra, new_pcr_gcra, DropCause, DROP_
 use super::cell::{Cell, Framing, CELL_BITS, CELL_BYTES};
 use super::result::{
     fairness_index, AtmResult, ChannelResult, PcrCheckResult, PortResult, QueueSeries, VcResult,
+    VcWindowResult,
 };
 use super::spec::{AtmNodeKind, AtmScenario};
 use crate::sim::tcp_config;
@@ -119,6 +120,8 @@ struct Port {
     src: Source,
     arrived: u64,
     sent: u64,
+    /// `sent` when the warm-up ended.
+    sent_at_warmup: u64,
     dropped_clp: [u64; 2],
     dropped_by: Vec<u64>,
     max_occ: u32,
@@ -164,6 +167,10 @@ struct Flow {
     r_armed: Time,
     start: Time,
     at_warmup: u64,
+    /// Counters when the warm-up ended: sender [timeouts, retransmits], receiver
+    /// [segments, duplicates].
+    snd_at_warmup: [u64; 2],
+    rcv_at_warmup: [u64; 2],
 }
 
 /// A built ATM network, ready to run.
@@ -225,6 +232,7 @@ impl AtmSim {
                     src,
                     arrived: 0,
                     sent: 0,
+                    sent_at_warmup: 0,
                     dropped_clp: [0; 2],
                     dropped_by: vec![0; DROP_REASONS.len()],
                     max_occ: 0,
@@ -278,6 +286,8 @@ impl AtmSim {
                     r_armed: Time::NEVER,
                     start: Time(jitter),
                     at_warmup: 0,
+                    snd_at_warmup: [0; 2],
+                    rcv_at_warmup: [0; 2],
                 });
             }
         }
@@ -411,11 +421,15 @@ impl AtmSim {
         self.warm = true;
         for f in &mut self.flows {
             f.at_warmup = f.rcv.delivered();
+            let (s, r) = (f.snd.stats(), f.rcv.stats());
+            f.snd_at_warmup = [s.timeouts, s.retransmits];
+            f.rcv_at_warmup = [r.segments, r.duplicates];
         }
         let now = self.now;
         for p in &mut self.ports {
             p.occ_area = 0;
             p.occ_at = now;
+            p.sent_at_warmup = p.sent;
         }
     }
 
@@ -882,9 +896,15 @@ impl AtmSim {
                 .collect();
             let goodput: f64 = conn.iter().sum();
             let (mut to, mut rx) = (0, 0);
+            let mut win = VcWindowResult::default();
             for f in self.flows.iter().filter(|f| f.vc as usize == v) {
-                to += f.snd.stats().timeouts;
-                rx += f.snd.stats().retransmits;
+                let (s, r) = (f.snd.stats(), f.rcv.stats());
+                to += s.timeouts;
+                rx += s.retransmits;
+                win.tcp_timeouts += s.timeouts - f.snd_at_warmup[0];
+                win.tcp_retransmits += s.retransmits - f.snd_at_warmup[1];
+                win.segments_received += r.segments - f.rcv_at_warmup[0];
+                win.duplicate_segments += r.duplicates - f.rcv_at_warmup[1];
             }
             let mcr_mbps = vc.mcr.0 as f64 / 1e6;
             vcs.push(VcResult {
@@ -898,6 +918,7 @@ impl AtmSim {
                 connection_goodput_mbps: conn,
                 tcp_timeouts: to,
                 tcp_retransmits: rx,
+                window: win,
                 data: self.chan_result(2 * v),
                 acks: self.chan_result(2 * v + 1),
             });
@@ -921,6 +942,9 @@ impl AtmSim {
                     .map(|(k, n)| (DROP_REASONS[k].to_string(), *n))
                     .collect();
                 let area = p.occ_area + queued as u128 * (self.now.0 - p.occ_at.0) as u128;
+                let sent_window = p.sent - p.sent_at_warmup;
+                // Cell slots in the window: window · rate / 424 bits.
+                let slots = window * p.rate as f64 / CELL_BITS as f64;
                 PortResult {
                     name: p.name.clone(),
                     cells_arrived: p.arrived,
@@ -934,6 +958,8 @@ impl AtmSim {
                     frames_complete: bc.complete_frames,
                     max_occupancy: p.max_occ,
                     mean_occupancy: area as f64 / (window * 1e9),
+                    cells_sent_window: sent_window,
+                    utilization: sent_window as f64 / slots,
                 }
             })
             .collect();

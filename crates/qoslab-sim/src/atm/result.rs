@@ -69,10 +69,25 @@ pub struct VcResult {
     pub connection_goodput_mbps: Vec<f64>,
     pub tcp_timeouts: u64,
     pub tcp_retransmits: u64,
+    /// TCP counters over the measurement window [warmup, end) only.
+    pub window: VcWindowResult,
     /// Forward channel (data) counters.
     pub data: ChannelResult,
     /// Reverse channel (ACK) counters.
     pub acks: ChannelResult,
+}
+
+/// A VC's TCP counters over the measurement window [warmup, end), summed over its
+/// connections: where the cells a VC got through the bottleneck went.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct VcWindowResult {
+    pub tcp_timeouts: u64,
+    pub tcp_retransmits: u64,
+    /// Data segments that reached the receivers (new, out of order or duplicate).
+    pub segments_received: u64,
+    /// Of those, segments carrying only bytes already received (spurious retransmissions:
+    /// they used the bottleneck but add nothing to goodput).
+    pub duplicate_segments: u64,
 }
 
 /// Counters of one direction of a VC over the whole run.
@@ -121,6 +136,11 @@ pub struct PortResult {
     pub max_occupancy: u32,
     /// Time-average occupancy over [warmup, end) (cells).
     pub mean_occupancy: f64,
+    /// Cells whose transmission started in [warmup, end).
+    pub cells_sent_window: u64,
+    /// `cells_sent_window` over the cell slots of the window (window · rate / 424 bits):
+    /// 1 − this is the fraction of the window the output link idled.
+    pub utilization: f64,
 }
 
 /// Kim et al. eq. (4): (Σ x_i/f_i)² / (N · Σ (x_i/f_i)²) (Jain's index of the normalised

@@ -37,8 +37,8 @@ const FIG7_TOML: &str = include_str!("../../../../scenarios/gfr-kim2001/fig7.tom
 const PUBLISHED: &str = include_str!("../../../../data/gfr-kim2001/table1.csv");
 
 /// Table/figure ids accepted by `--table`.
-pub const IDS: [&str; 10] = [
-    "1", "s", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "2", "queue",
+pub const IDS: [&str; 11] = [
+    "1", "g", "s", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "2", "queue",
 ];
 
 /// Open choices, printed with the results.
@@ -48,8 +48,8 @@ pub const NOTES: [&str; 10] = [
     "fair share f_i of eq. (4) = eq. (2)'s w_i = MCR_i + (C_GFR − Σ MCR)/N with C_GFR = 51.84 Mb/s, in TCP-payload terms (× 960/1060); MCR met = goodput >= MCR × 960/1060",
     "TCP (paper: MSS 960 B, window 65,535 B, 50-ms timer granularity; nothing else stated): Reno, RFC 6298 timer on 50-ms ticks, min RTO 100 ms (two ticks), initial RTO 1 s, initial window 4 segments (RFC 5681 §3.1 for MSS 960 B), limited transmit (RFC 3042), an ACK per segment (40-B ACK = 1 cell); sensitivity (a)/(b): NewReno, SACK, min RTO 1 s, ns-2 timer and Reno loss response, delayed ACK 200 ms, IW 1 without limited transmit, IW 2, 500-ms ticks with min RTO 1 s, ns-2 + IW 1",
     "simulated time (not stated): 30 s, goodput over [5 s, 30 s); runs (not stated): seeds 1..=N, connection start times U[0, 100 ms) from a named stream per connection (the only randomness besides DFBA's drop draws)",
-    "F-GCRA tagging at the UNI (input of SW1) with MBS 200 cells (sensitivity: MBS = MFS = 20, MBS 1000, no tagging), MFS 20 cells, PCR = line rate, f = BT + CDVT; PCR check GCRA(1/PCR, CDVT = 1 ns) on every cell there, non-conforming cells discarded (1 ns absorbs the whole-ns rounding of back-to-back cell times); the edge routers send every cell CLP=0",
-    "DFBA (Goyal et al.; rule and sources in qoslab_algo::atm::dfba): Z = 0.5, α = 0.5 (not given by Kim et al.; not tuned), W = Σ MCR of all configured VCs",
+    "F-GCRA tagging at the UNI (input of SW1) with MBS 200 cells (sensitivity: MBS = MFS = 20, MBS 1000, no tagging with Reno, NewReno and SACK; where tagging sits does not matter here, each VC having its own access link), MFS 20 cells, PCR = line rate, f = BT + CDVT; PCR check GCRA(1/PCR, CDVT = 1 ns) on every cell there, non-conforming cells discarded (1 ns absorbs the whole-ns rounding of back-to-back cell times); the edge routers send every cell CLP=0",
+    "DFBA (Goyal et al.; the authors' rule clause by clause, sources in qoslab_algo::atm::dfba): Z = 0.5, α = 0.5 (not given by Kim et al.; not tuned), W = Σ MCR of all configured VCs",
     "Figs. 3-6: the text calls them Figs. 3 and 4, the captions Figs. 5 and 6; drawn as fig3 (total goodput) and fig4 (fairness) vs LBO = 500, 1000, 1500, 2000, 2500, 3000 cells, HBO 6K",
     "Fig. 7 / Table 2: '6 msec' and '11 msec' read as the delay of the source router-switch link of VC1-3 and VC4-6 (0.5 ms in Table 1); Table 2's values are withheld from our copy of the paper: ours only",
     "edge routers: unbounded IP queue per port (bounded by the TCP windows), frames sent whole in FIFO order; a switch cell leaves the buffer when its transmission starts",
@@ -279,9 +279,22 @@ const fn uni_case(label: &'static str, uni: Uni) -> Case {
     }
 }
 
+/// No tagging with another TCP variant (session 7): the only UNI case in which DFBA is
+/// fairer than Double-EPD, under the variants that remove Reno's duplicate deliveries.
+const fn untagged_case(label: &'static str, tcp: TcpVariant) -> Case {
+    Case {
+        label,
+        alloc_b: false,
+        tcp,
+        opt: TcpOpt::File,
+        uni: Uni::NoTagging,
+    }
+}
+
 /// The sensitivity cases (`--table s`): the defaults first, then one open choice changed
-/// at a time (the last row combines the two period-typical ns-2 settings).
-pub const CASES: [Case; 14] = [
+/// at a time (the "ns-2 Reno 2001" row combines the two period-typical ns-2 settings, the
+/// last two combine no tagging with NewReno and SACK).
+pub const CASES: [Case; 16] = [
     case("defaults (Reno)", TcpVariant::Reno, TcpOpt::File),
     case("NewReno", TcpVariant::NewReno, TcpOpt::File),
     case("SACK", TcpVariant::Sack, TcpOpt::File),
@@ -314,6 +327,8 @@ pub const CASES: [Case; 14] = [
     uni_case("MBS = MFS (20 cells)", Uni::MbsMfs),
     uni_case("MBS 1000 cells", Uni::Mbs1000),
     uni_case("no tagging (all CLP=0)", Uni::NoTagging),
+    untagged_case("no tagging, NewReno", TcpVariant::NewReno),
+    untagged_case("no tagging, SACK", TcpVariant::Sack),
 ];
 
 /// LBOs at which the sensitivity section measures the proposed scheme's fairness (its
@@ -387,6 +402,14 @@ fn keys_for(id: &str) -> Vec<Key> {
     let mut v = Vec::new();
     match id {
         "1" | "fig2" | "queue" => v.extend(Pol::ALL.map(Key::table1)),
+        "g" => {
+            for tcp in BUDGET_TCP {
+                v.extend(Pol::ALL.map(|p| Key {
+                    tcp,
+                    ..Key::table1(p)
+                }));
+            }
+        }
         "s" => {
             for c in &CASES {
                 v.extend(case_keys(c));
@@ -474,7 +497,7 @@ fn fmt_s(s: &Summary, dec: usize) -> String {
 /// Runs the selected sections; returns the report and files.
 pub fn reproduce(opts: &Options) -> Result<Outcome, ReproduceError> {
     let ids: Vec<&str> = match &opts.table {
-        None => vec!["1", "s", "fig2", "fig3", "fig4", "fig7", "2", "queue"],
+        None => vec!["1", "g", "s", "fig2", "fig3", "fig4", "fig7", "2", "queue"],
         Some(t) => {
             let t = t.to_ascii_lowercase().replace('.', "");
             let Some(id) = IDS.iter().find(|x| **x == t) else {
@@ -585,6 +608,7 @@ pub fn reproduce(opts: &Options) -> Result<Outcome, ReproduceError> {
     for id in &ids {
         match *id {
             "1" => table1(&runs, &mut text, &mut files),
+            "g" => budget(&runs, &mut text, &mut files),
             "s" => sensitivity(&runs, &mut text, &mut files),
             "fig2" => fig_vc(&runs, false, &mut text, &mut files),
             "fig3" | "fig5" => fig_lbo(&runs, false, &mut text, &mut files),
@@ -694,6 +718,123 @@ fn table1(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
     }
     text.push('\n');
     files.push(("table_1.csv".into(), csv));
+}
+
+/// TCP variants of the goodput budget (`--table g`): the default and the two the
+/// sensitivity section also runs, so a full reproduction needs no extra runs.
+pub const BUDGET_TCP: [TcpVariant; 3] = [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::Sack];
+
+/// The bottleneck's line rate (paper: OC-1) and the TCP segment (paper: MSS 960 B).
+const LINE_MBPS: f64 = 51.84;
+const MSS_BITS: f64 = 960.0 * 8.0;
+
+/// Where the bottleneck's capacity goes over the measurement window, per Table 1 scheme
+/// and TCP variant: `ceiling = idle + duplicates + goodput + rest`, where the ceiling is
+/// the line rate in TCP payload (every cell a full segment's), `idle` the slots SW1->SW2
+/// left unused, `duplicates` the segments delivered a second time (spurious
+/// retransmissions: they used the bottleneck and added nothing), and `rest` what the
+/// window's edges leave over (segments in flight or queued at its start and end).
+fn budget(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
+    let _ = writeln!(
+        text,
+        "Goodput budget — where SW1->SW2's capacity goes (Table 1 settings; Mb/s of TCP payload, mean over seeds)"
+    );
+    let _ = writeln!(
+        text,
+        "  {:<8} {:<11} {:>8} {:>7} {:>7} {:>10} {:>15} {:>6} | {:>9} {:>9} {:>11}",
+        "TCP",
+        "policy",
+        "ceiling",
+        "idle",
+        "dupl.",
+        "rest",
+        "goodput",
+        "util",
+        "timeouts",
+        "dup segs",
+        "refused fr."
+    );
+    let mut csv = String::from(
+        "tcp,policy,ceiling_mbps,idle_mbps,duplicates_mbps,rest_mbps,goodput_mbps,goodput_ci95,utilization,timeouts_per_s,duplicate_segments_per_s,frames_refused_per_s,runs\n",
+    );
+    for tcp in BUDGET_TCP {
+        for p in Pol::ALL {
+            let k = Key {
+                tcp,
+                ..Key::table1(p)
+            };
+            let rs = runs.of(&k);
+            let win = |r: &AtmResult| r.duration_s - r.warmup_s;
+            let port = |r: &AtmResult| -> (f64, f64) {
+                r.ports
+                    .iter()
+                    .find(|q| q.name == QUEUE_PORT)
+                    .map_or((f64::NAN, f64::NAN), |q| {
+                        let refused: u64 = q
+                            .frames_refused_by_reason
+                            .values()
+                            .map(|n| n[0] + n[1])
+                            .sum();
+                        (q.utilization, refused as f64)
+                    })
+            };
+            let ceiling = runs.summary(&k, |r| r.payload_efficiency * LINE_MBPS);
+            // A cell that started at the warm-up instant can put `utilization` one slot
+            // above 1: idle time is clamped at 0.
+            let idle = runs.summary(&k, |r| {
+                (1.0 - port(r).0).max(0.0) * r.payload_efficiency * LINE_MBPS
+            });
+            let dup_segs = |r: &AtmResult| -> f64 {
+                r.vcs
+                    .iter()
+                    .map(|v| v.window.duplicate_segments)
+                    .sum::<u64>() as f64
+            };
+            let dup = runs.summary(&k, |r| dup_segs(r) * MSS_BITS / win(r) / 1e6);
+            let gp = runs.summary(&k, |r| r.total_goodput_mbps);
+            let rest = ceiling.mean - idle.mean - dup.mean - gp.mean;
+            let util = runs.summary(&k, |r| port(r).0);
+            let to = runs.summary(&k, |r| {
+                r.vcs.iter().map(|v| v.window.tcp_timeouts).sum::<u64>() as f64 / win(r)
+            });
+            let dps = runs.summary(&k, |r| dup_segs(r) / win(r));
+            let refused = runs.summary(&k, |r| port(r).1 / win(r));
+            let _ = writeln!(
+                text,
+                "  {:<8} {:<11} {:>8.3} {:>7.3} {:>7.3} {:>+10.3} {:>15} {:>6.4} | {:>7.1}/s {:>7.1}/s {:>9.1}/s",
+                tcp_name(tcp),
+                p.label(),
+                ceiling.mean,
+                idle.mean,
+                dup.mean,
+                rest,
+                fmt_s(&gp, 3),
+                util.mean,
+                to.mean,
+                dps.mean,
+                refused.mean,
+            );
+            let _ = writeln!(
+                csv,
+                "{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.6},{:.3},{:.3},{:.3},{}",
+                tcp_name(tcp),
+                p.csv(),
+                ceiling.mean,
+                idle.mean,
+                dup.mean,
+                rest,
+                gp.mean,
+                gp.ci95.unwrap_or(f64::NAN),
+                util.mean,
+                to.mean,
+                dps.mean,
+                refused.mean,
+                rs.len()
+            );
+        }
+    }
+    text.push('\n');
+    files.push(("goodput_budget.csv".into(), csv));
 }
 
 /// Buffer occupancy over time at the bottleneck (seed 1 of each Table 1 scheme): one SVG per
