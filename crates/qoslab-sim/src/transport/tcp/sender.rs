@@ -133,16 +133,22 @@
 //!   last window reduction of any kind (ECN, fast retransmit, timeout) — "should not react
 //!   to congestion indications more than once every window of data" —
 //!   `ssthresh = max(FlightSize/2, 2·MSS)` with FlightSize as at a fast retransmit (before
-//!   this ACK, limited-transmit segments excluded), and `cwnd = min(cwnd, ssthresh)` (the
-//!   "halving" never raises cwnd). Nothing is retransmitted. No ECE ACK grows cwnd ("SHOULD
-//!   NOT increase the congestion window in response to the receipt of an ECN-Echo ACK").
+//!   this ACK, limited-transmit segments excluded), and `cwnd = min(cwnd, max(FlightSize/2,
+//!   1 MSS))`: "the TCP source halves the congestion window", which "should in principle
+//!   still [be reduced] in half" at small windows and "is bounded below by a value of one
+//!   MSS" (the "halving" never raises cwnd). ssthresh keeps RFC 5681's 2·MSS floor, cwnd
+//!   does not: an ECE at cwnd = 2 MSS leaves 1 MSS, and the next one the timer hold below.
+//!   (Until 2026-11-24 cwnd was min(cwnd, ssthresh), i.e. floored at 2·MSS, so the hold was
+//!   reached only after a timeout and a persistently marked flow kept two segments per
+//!   round trip: issue 14, bench/ns2/seeds/README.md finding 19.) Nothing is retransmitted.
+//!   No ECE ACK grows cwnd ("SHOULD NOT increase the congestion window in response to the
+//!   receipt of an ECN-Echo ACK").
 //! - **cwnd of one MSS**: if cwnd is at most 1 MSS when the sender reacts, cwnd stays 1 MSS
 //!   ("bounded below by a value of one MSS"), the retransmission timer is restarted with the
 //!   current RTO ("MUST reset the retransmit timer"), also when nothing is outstanding, and
 //!   no segment is sent until it expires ("able to send a new packet only when the
 //!   retransmit timer expires"). That expiry with nothing outstanding is not a timeout: no
-//!   backoff, cwnd and ssthresh unchanged, and the held segment goes out. With the
-//!   2·MSS floor above, cwnd is one MSS only after a timeout.
+//!   backoff, cwnd and ssthresh unchanged, and the held segment goes out.
 //! - **One reduction per window, loss or mark**: an ECE during loss recovery is ignored; a
 //!   loss (fast retransmit or timeout) of a segment sent before the last ECN reaction is
 //!   repaired as usual but does not reduce ssthresh again (`cwnd` is set from the held
@@ -570,8 +576,9 @@ impl TcpSender {
             // start threshold "ssthresh"": RFC 5681 (4) with FlightSize before this ACK.
             let flight = (self.snd_max - self.snd_una).saturating_sub(self.lt_sent);
             self.ssthresh = (flight / 2).max(2 * self.mss);
-            // "the value of the congestion window is bounded below by a value of one MSS"
-            self.set_cwnd(cwnd.min(self.ssthresh).max(self.mss));
+            // "halves the congestion window" (FlightSize/2 as for ssthresh); "the value of
+            // the congestion window is bounded below by a value of one MSS"; never raised.
+            self.set_cwnd(cwnd.min((flight / 2).max(self.mss)));
             cwnd <= self.mss
         };
         if hold {

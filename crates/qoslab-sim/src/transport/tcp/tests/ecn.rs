@@ -109,6 +109,36 @@ fn echo_at_one_segment_holds_sending_until_the_timer() {
 }
 
 #[test]
+fn echo_at_two_segments_halves_to_one_then_the_next_holds() {
+    // RFC 3168 §6.1.2: cwnd "should in principle still [be reduced] in half ... bounded
+    // below by a value of one MSS". IW 2, CE on segments 0 and 2. The ACK of 0..1 (2 000)
+    // arrives at 100 ms with ECE: FlightSize = 2 000, ssthresh = max(1 000, 2 000) = 2 000,
+    // cwnd = min(2 000, max(1 000, 1 000)) = 1 000 (with a 2·MSS floor it would stay 2 000
+    // and two segments would leave). One segment (2) leaves at 100 ms with CWR; its ACK at
+    // 200 ms has ECE again, beyond SND.MAX at the first reaction (2 000): cwnd is 1 MSS, so
+    // the timer is reset and sending holds (RFC mode: no backoff, no timeout).
+    let mut w = Wire::new(ecn(Variant::Sack), App::Bytes(8_000), 50, None, &[]);
+    w.ce_marks = vec![(0, 1), (2_000, 1)];
+    w.run_until(Time::from_millis(100));
+    assert_eq!((w.tx.cwnd(), w.tx.ssthresh()), (1_000, 2_000));
+    assert!(!w.tx.ecn_hold());
+    let s = sent(&w);
+    assert_eq!(s.len(), 3);
+    assert_eq!((s[2].0, s[2].1.seq, s[2].1.cwr), (100, 2_000, true));
+    w.run_until(Time::from_millis(200));
+    assert!(w.tx.ecn_hold());
+    assert_eq!(w.tx.cwnd(), 1_000);
+    assert_eq!(sent(&w).len(), 3);
+    let st = w.tx.stats();
+    assert_eq!(
+        (st.ecn_reductions, st.ecn_timer_holds, st.timeouts),
+        (2, 1, 0)
+    );
+    w.run();
+    assert!(w.tx.is_complete());
+}
+
+#[test]
 fn ns2_echo_at_two_segments_halves_to_zero_and_waits_for_the_timer() {
     // ns2_compat: IW 2, CE on segment 0. At 100 ms the ECE ACK finds cwnd = 2 packets:
     // halfwin = 1, ssthresh = max(1, 2) = 2 packets, cwnd = 1 packet. With IW 1 instead the
