@@ -1,3 +1,8 @@
+# Probe (issue 14, finding 20): rfc4828_table7_tcp.tcl plus a trace of flow 1's cwnd_,
+# ssthresh_, t_backoff_, t_rtt_, t_srtt_ into cwnd.tr (current directory) and per-flow
+# ndatapack_/nrexmit_/necnresponses_/ncwndcuts_ over 50..100 s. usage (in a scratch dir):
+#   ns bench/ns2/seeds/probes/ecn_cwnd.tcl 0.3 1 ecn   -> cwnd_ 10 -> 5 -> 2.5 -> 1.25 -> 0.625 ...
+#
 # ns-2.35 script of RFC 4828 App. B.1, Table 7's TCP column (configured packet drop rate),
 # matched to scenarios/rfc4828/table7/sack-packet-loss.toml (mapping: README.md here).
 # 10 SACK TCP flows S_i -> D_i over S_i -1 Gb/s 5 ms- G1 -100 Mb/s 110 ms- G2 -1 Gb/s 5 ms- D_i
