@@ -159,13 +159,18 @@
 //!   *new* data segment carries CWR (never a retransmission).
 //!
 //! ns-2 (`TcpAgent::ecn`, `slowdown`, `newtimer`, ns-2.35) differs in three ways; the first
-//! two are followed with `ns2_compat`: (1) the window is halved from cwnd in whole packets,
-//! `halfwin = ⌊min(cwnd, rwnd)/MSS⌋/2`, `ssthresh = max(halfwin, 2)`, `cwnd = halfwin`,
-//! so cwnd goes 2 → 1 → 0; (2) a cwnd of 0 packets sends nothing until the retransmission
-//! timer (kept running by `newtimer` while `cwnd_ < 1`) expires, which sets cwnd = 1
-//! without touching ssthresh: the "wait for the timer" happens whenever halving leaves less
-//! than one packet, not only at cwnd = 1 — here: a halfwin of 0 gives cwnd = 1 MSS and the
-//! hold above; (3) on an ECE reaction at cwnd ≤ 1 packet, the first one sets `ecn_backoff_`
+//! two are followed with `ns2_compat`: (1) the window is halved exactly, fractional part
+//! included (ns-2.35's `precisionReduce_`, true since 2006): `halfwin = min(cwnd, rwnd)/2`,
+//! `ssthresh = max(⌊halfwin/MSS⌋, 2)·MSS`, `cwnd = halfwin`, so cwnd goes e.g.
+//! 5 → 2.5 → 1.25 → 0.625 packets (until 2026-11-24 ours halved whole packets,
+//! `⌊⌊cwnd/MSS⌋/2⌋`, 5 → 2 → 1 → 0, as ns-2 before 2006 did: issue 14, finding 20; ns-2's
+//! loss response and ours with `ns2_compat` still halve whole packets, see `ns2_halfwin`);
+//! (2) a window of less than one packet (`window() = (int) cwnd_ = 0`) sends nothing until
+//! the retransmission timer (kept running by `newtimer` while `cwnd_ < 1`) expires, which
+//! sets cwnd = 1 packet without touching ssthresh (or until an ACK without ECN-Echo opens
+//! cwnd to a packet or more): the "wait for the timer" happens whenever halving leaves less
+//! than one packet, not only at cwnd = 1 — here: the hold above with the fractional cwnd;
+//! (3) on an ECE reaction at cwnd ≤ 1 packet, the first one sets `ecn_backoff_`
 //! and every further one backs the timer off (`rtt_backoff`, doubling the RTO), and while
 //! `ecn_backoff_` is set an ECE ACK does not end the backoff (`newack`); an ACK without ECE
 //! clears it. With `ns2_compat` (3) is followed too, so that under a mark rate near 1 the
@@ -515,6 +520,11 @@ impl TcpSender {
             // the receipt of an ECN-Echo ACK packet".
             self.on_new_ack(now, ack.ack, ece);
         }
+        if self.ns2 && self.ecn_hold && self.cwnd_fp >= self.mss << FP {
+            // ns-2: the hold is window() = (int) cwnd_ = 0; an ACK without ECN-Echo that
+            // opens cwnd_ to one packet or more (opencwnd) lets send_much send again.
+            self.ecn_hold = false;
+        }
         if self.ecn_hold {
             // RFC 3168 §6.1.2: "MUST reset the retransmit timer on receiving the ECN-Echo
             // packet when the congestion window is one" — it runs even with nothing
@@ -558,7 +568,7 @@ impl TcpSender {
         let hold = if self.ns2 {
             // ns-2 TcpAgent::ecn: at a window of one packet, back the timer off from the
             // second reaction on; then slowdown(CLOSE_CWND_HALF|CLOSE_SSTHRESH_HALF).
-            if cwnd <= self.mss {
+            if self.cwnd_fp <= self.mss << FP {
                 if self.ecn_backoff {
                     self.rtt.back_off();
                 } else {
@@ -567,10 +577,15 @@ impl TcpSender {
             } else {
                 self.ecn_backoff = false;
             }
-            let (ssthresh, half) = self.ns2_halfwin();
-            self.ssthresh = ssthresh;
-            self.set_cwnd(half.max(self.mss));
-            half == 0
+            // ns-2.35 slowdown(CLOSE_CWND_HALF|CLOSE_SSTHRESH_HALF) with `precisionReduce_`
+            // true (ns-default.tcl: "default changed on 2006/1/24"): halfwin = windowd()/2,
+            // the fractional window halved exactly; ssthresh_ = (int) halfwin, at least 2.
+            let half_fp = self.cwnd_fp.min(self.rwnd << FP) / 2;
+            self.ssthresh = (((half_fp >> FP) / self.mss).max(2)) * self.mss;
+            // cwnd_ = halfwin, fractional; window() = (int) cwnd_ packets may be 0, and then
+            // nothing is sent until the timer (`newtimer` keeps it running while cwnd_ < 1).
+            self.cwnd_fp = half_fp;
+            half_fp < self.mss << FP
         } else {
             // "the TCP source halves the congestion window "cwnd" and reduces the slow
             // start threshold "ssthresh"": RFC 5681 (4) with FlightSize before this ACK.
@@ -1053,6 +1068,11 @@ impl TcpSender {
         if std::mem::take(&mut self.ecn_hold) && self.snd_una >= self.snd_max {
             // RFC 3168 §6.1.2: the timer reset at an ECE with cwnd = 1 MSS has expired with
             // nothing outstanding: the held segment may go (not a timeout: no backoff).
+            if self.ns2 {
+                // ns-2 TcpAgent::timeout: "if (cwnd_ < 1) cwnd_ = 1"; with no outstanding
+                // data (restart_bugfix_) nothing else changes and the timer is not backed off.
+                self.cwnd_fp = self.cwnd_fp.max(self.mss << FP);
+            }
             return;
         }
         if self.snd_una >= self.snd_max {

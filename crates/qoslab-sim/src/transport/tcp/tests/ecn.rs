@@ -223,3 +223,75 @@ fn a_loss_and_a_mark_in_one_window_reduce_once() {
         assert!(sent(&w).iter().all(|(_, s)| s.ect != s.retransmission));
     }
 }
+
+#[test]
+fn ns2_echo_halves_the_fractional_window_exactly() {
+    // ns-2.35 slowdown() with precisionReduce_ true (the default since 2006): halfwin =
+    // windowd()/2, fractional (issue 14, finding 20). ns2_compat, IW 2, CE on segment 3.
+    // At 100 ms the ACKs of 0 and 1 open cwnd to 4 (segments 2..5 leave). At 200 ms the ACK
+    // of 2 (3 000) opens cwnd to 5 (segments 6, 7 leave); the ACK of 3 (4 000) carries ECE:
+    // window 5 packets -> cwnd = 2.5 packets = 2 500, ssthresh = max((int) 2.5, 2) = 2
+    // packets (whole-packet halving, as before the fix: cwnd 2 000). The ACKs up to 8 000
+    // still carry ECE (no CWR seen yet) and do not grow cwnd.
+    let p = TcpParams {
+        ns2_compat: true,
+        ..ecn(Variant::Sack)
+    };
+    let mut w = Wire::new(p, App::Bytes(20_000), 50, None, &[]);
+    w.ce_marks = vec![(3_000, 1)];
+    w.run_until(Time::from_millis(350));
+    assert_eq!(w.tx.stats().ecn_reductions, 1);
+    assert_eq!((w.tx.cwnd(), w.tx.ssthresh()), (2_500, 2_000));
+    assert!(!w.tx.ecn_hold());
+    // With 2.5 packets, two segments per round trip (window() = (int) cwnd_): 8 (CWR) and 9
+    // at 300 ms. Their ACKs at 400 ms have no ECE: congestion avoidance adds 1/cwnd packet
+    // each, 2.5 -> 2.9 -> 2.9 + 1/2.9 = 3.2448 packets (whole-packet halving: 2 -> 2.5 -> 2.9).
+    let at_300: Vec<u64> = sent(&w)
+        .into_iter()
+        .filter(|(t, _)| *t == 300)
+        .map(|(_, s)| s.seq / 1000)
+        .collect();
+    assert_eq!(at_300, vec![8, 9]);
+    w.run_until(Time::from_millis(400));
+    assert_eq!(w.tx.cwnd(), 3_244);
+    w.run();
+    assert!(w.tx.is_complete());
+}
+
+#[test]
+fn ns2_echo_below_one_packet_holds_with_the_fractional_window() {
+    // ns2_compat, IW 3, CE on segments 0 and 3. The ECE ACK of 0 at 100 ms: window 3 ->
+    // cwnd 1.5 packets (1 500), ssthresh 2 packets; one segment (3, CWR) leaves once 1 and 2
+    // are acknowledged. Its ECE ACK at 200 ms: cwnd 1.5 > 1, so no ecn_backoff_; halved to
+    // 0.75 packet: window() = 0, held until the timer; the timer sets cwnd_ = 1 packet
+    // ("if (cwnd_ < 1) cwnd_ = 1"), ssthresh unchanged, no timeout counted, no backoff.
+    let p = TcpParams {
+        ns2_compat: true,
+        init_cwnd: 3,
+        ..ecn(Variant::Sack)
+    };
+    let mut w = Wire::new(p, App::Bytes(10_000), 50, None, &[]);
+    w.ce_marks = vec![(0, 1), (3_000, 1)];
+    w.run_until(Time::from_millis(150));
+    assert_eq!((w.tx.cwnd(), w.tx.ssthresh()), (1_500, 2_000));
+    assert_eq!(sent(&w).len(), 4);
+    w.run_until(Time::from_millis(250));
+    assert!(w.tx.ecn_hold());
+    assert_eq!((w.tx.cwnd(), w.tx.ssthresh()), (750, 2_000));
+    assert_eq!(sent(&w).len(), 4);
+    let rto = w.tx.rto();
+    let release = w.tx.poll_timeout().expect("the timer runs during the hold");
+    w.run_until(release);
+    assert!(!w.tx.ecn_hold());
+    assert_eq!(w.tx.cwnd(), 1_000);
+    assert_eq!(w.tx.rto(), rto);
+    let s = sent(&w);
+    assert_eq!((s.len(), s[4].1.seq), (5, 4_000));
+    let st = w.tx.stats();
+    assert_eq!(
+        (st.ecn_reductions, st.ecn_timer_holds, st.timeouts),
+        (2, 1, 0)
+    );
+    w.run();
+    assert!(w.tx.is_complete());
+}
