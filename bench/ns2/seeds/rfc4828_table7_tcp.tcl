@@ -83,4 +83,6 @@ proc done {} {
 }
 $ns at 50.0 "mark"
 $ns at 100.0 "done"
-$ns run
+# A probe that sources this script (probes/ecn_cwnd.tcl) sets `probe` first and runs the
+# simulator itself, after adding its traces.
+if {![info exists probe]} { $ns run }
