@@ -17,11 +17,12 @@ ns-2 per-run values are kept in bench/ns2/seeds/measured/rfc2963_ns2.csv (--reus
 """
 import argparse
 import csv
-import json
 import os
 import subprocess
 import sys
 import tempfile
+
+import qoslab_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -91,12 +92,7 @@ def scenario(cbs):
 
 
 def run_qoslab(exe, cbs, seed):
-    with tempfile.TemporaryDirectory() as d:
-        f = os.path.join(d, "rfc2963.toml")
-        open(f, "w").write(scenario(cbs))
-        subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"],
-                       check=True, cwd=ROOT)
-        s = json.load(open(os.path.join(d, "summary.json")))
+    s = qoslab_run.summary(exe, scenario(cbs), seed)
     out = {}
     for fl in s["flows"]:
         i = int(fl["name"][1:])

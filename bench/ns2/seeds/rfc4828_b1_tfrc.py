@@ -13,11 +13,11 @@ ns-2 per-run values are kept in bench/ns2/seeds/measured/rfc4828_b1_tfrc_ns2.csv
 """
 import argparse
 import csv
-import json
 import os
 import re
 import subprocess
-import tempfile
+
+import qoslab_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -73,12 +73,7 @@ def ours(exe, p, seed):
     old = "loss = { packet = 0.01, ecn = true }"
     if old not in sc:
         raise SystemExit("b1-packet-drop.toml's @loss line changed: update rfc4828_b1_tfrc.py")
-    sc = sc.replace(old, f"loss = {{ packet = {p}, ecn = true }}", 1)
-    with tempfile.TemporaryDirectory() as d:
-        f = os.path.join(d, "s.toml")
-        open(f, "w").write(sc)
-        subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"], check=True)
-        r = json.load(open(os.path.join(d, "summary.json")))
+    r = qoslab_run.summary(exe, sc.replace(old, f"loss = {{ packet = {p}, ecn = true }}", 1), seed)
     g = {}
     for fl in r["flows"]:
         g.setdefault(re.sub(r"_?\d+$", "", fl["name"]), []).append(fl["send_rate_bps"] / 1e3)

@@ -15,11 +15,11 @@ ns-2 per-run values are kept in bench/ns2/seeds/measured/rfc4828_b2_ns2.csv.
 """
 import argparse
 import csv
-import json
 import os
 import re
 import subprocess
-import tempfile
+
+import qoslab_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -88,13 +88,7 @@ def ours(exe, b, seed):
     old = "loss = { byte = 0.0001, ecn = true }"
     if old not in sc:
         raise SystemExit("b2-byte-drop.toml's @loss line changed: update rfc4828_b2.py")
-    sc = sc.replace(old, f"loss = {{ byte = {b}, ecn = true }}", 1)
-    with tempfile.TemporaryDirectory() as d:
-        f = os.path.join(d, "s.toml")
-        open(f, "w").write(sc)
-        subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"],
-                       check=True)
-        r = json.load(open(os.path.join(d, "summary.json")))
+    r = qoslab_run.summary(exe, sc.replace(old, f"loss = {{ byte = {b}, ecn = true }}", 1), seed)
     g = {}
     for fl in r["flows"]:
         name = re.sub(r"_?\d+$", "", fl["name"])

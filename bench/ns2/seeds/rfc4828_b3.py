@@ -28,11 +28,12 @@ ns-2 per-run values are kept in bench/ns2/seeds/measured/rfc4828_b3_ns2.csv.
 """
 import argparse
 import csv
-import json
 import os
 import re
 import subprocess
 import tempfile
+
+import qoslab_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -129,11 +130,7 @@ def scenario(queue, mss, n, request="segment"):
 
 
 def ours(exe, queue, mss, n, seed, request="segment"):
-    with tempfile.TemporaryDirectory() as d:
-        f = os.path.join(d, "s.toml")
-        open(f, "w").write(scenario(queue, mss, n, request))
-        subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"], check=True)
-        r = json.load(open(os.path.join(d, "summary.json")))
+    r = qoslab_run.summary(exe, scenario(queue, mss, n, request), seed)
     out = {}
     for g in ("tcp", "tfrc"):
         fl = [x for x in r["flows"] if re.fullmatch(g + r"\d+", x["name"])]

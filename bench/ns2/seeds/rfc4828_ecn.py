@@ -24,11 +24,12 @@ ns-2 per-run values are kept in bench/ns2/seeds/measured/rfc4828_ecn_ns2.csv.
 """
 import argparse
 import csv
-import json
 import os
 import re
 import subprocess
 import tempfile
+
+import qoslab_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -97,12 +98,7 @@ def ours(exe, part, rate, seed):
         # Two runs: RFC 3168 ECN TCP (ecntcp) and with ns2_compat (ecnns2tcp).
         out = {}
         for g, compat in (("ecntcp", False), ("ecnns2tcp", True)):
-            with tempfile.TemporaryDirectory() as d:
-                f = os.path.join(d, "s.toml")
-                open(f, "w").write(table7_ecn(rate, compat))
-                subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"],
-                               check=True)
-                r = json.load(open(os.path.join(d, "summary.json")))
+            r = qoslab_run.summary(exe, table7_ecn(rate, compat), seed)
             out[g] = sum(fl["send_rate_bps"] for fl in r["flows"]) / len(r["flows"]) / 1e3
         return out
     base, old, new = ("b2-byte-drop.toml", "loss = { byte = 0.0001, ecn = true }",
@@ -110,12 +106,7 @@ def ours(exe, part, rate, seed):
     sc = open(os.path.join(ROOT, "scenarios", "rfc4828", base)).read()
     if old not in sc:
         raise SystemExit(f"{base}: {old!r} not found; update rfc4828_ecn.py")
-    sc = sc.replace(old, new, 1)
-    with tempfile.TemporaryDirectory() as d:
-        f = os.path.join(d, "s.toml")
-        open(f, "w").write(sc)
-        subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"], check=True)
-        r = json.load(open(os.path.join(d, "summary.json")))
+    r = qoslab_run.summary(exe, sc.replace(old, new, 1), seed)
     g = {}
     for fl in r["flows"]:
         name = re.sub(r"_\d+$", "", fl["name"])

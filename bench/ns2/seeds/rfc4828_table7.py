@@ -10,11 +10,11 @@ mean of seeds 1..N.
 """
 import argparse
 import csv
-import json
 import os
 import re
 import subprocess
-import tempfile
+
+import qoslab_run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -30,13 +30,9 @@ def ours(exe, p, seed):
     sc = open(os.path.join(ROOT, "scenarios", "rfc4828", "table7", "sack-packet-loss.toml")).read()
     assert "loss = { packet = 0.01 }" in sc
     sc = sc.replace("loss = { packet = 0.01 }", f"loss = {{ packet = {p} }}", 1)
-    with tempfile.TemporaryDirectory() as d:
-        f = os.path.join(d, "s.toml")
-        open(f, "w").write(sc)
-        subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"], check=True)
-        r = json.load(open(os.path.join(d, "summary.json")))
-        rates = [fl["send_rate_bps"] / 1e3 for fl in r["flows"]]
-        return sum(rates) / len(rates)
+    r = qoslab_run.summary(exe, sc, seed)
+    rates = [fl["send_rate_bps"] / 1e3 for fl in r["flows"]]
+    return sum(rates) / len(rates)
 
 
 def main():

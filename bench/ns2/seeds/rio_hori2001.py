@@ -27,6 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, HERE)
 import ns2trace  # noqa: E402
+import qoslab_run  # noqa: E402
 
 RESULTS = os.path.join(HERE, "measured", "rio_hori2001_ns2.csv")
 COLS = ["ql_zero", "ql_ave", "ql_std", "throughput", "ql_p90", "ql_p99", "in_ldrops",
@@ -157,18 +158,13 @@ def run_qoslab_rfc(exe, p, seed):
     assert 'variant = "reno"' in base and "ns2_compat = true" in base
     sc = sc.replace('variant = "reno"', f'variant = "{TCP_NAMES[tcp]}"')
     sc = sc.replace("ns2_compat = true", "ns2_compat = false")
-    with tempfile.TemporaryDirectory() as d:
-        f = os.path.join(d, "rio.toml")
-        open(f, "w").write(sc)
-        subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"],
-                       check=True, cwd=ROOT)
-        with open(os.path.join(d, "queues.csv")) as q:
-            for row in csv.DictReader(q):
-                if row["link"] == "G1->G2":
-                    return {"ql_zero": float(row["ql_p_empty"]), "ql_ave": float(row["ql_mean"]),
-                            "ql_std": float(row["ql_std"]),
-                            "throughput": float(row["throughput_bps"]) / 1e6,
-                            "ql_p90": float(row["ql_p90"]), "ql_p99": float(row["ql_p99"])}
+    _, out = qoslab_run.run(exe, sc, seed, ["queues.csv"])
+    for row in out["queues.csv"]:
+        if row["link"] == "G1->G2":
+            return {"ql_zero": float(row["ql_p_empty"]), "ql_ave": float(row["ql_mean"]),
+                    "ql_std": float(row["ql_std"]),
+                    "throughput": float(row["throughput_bps"]) / 1e6,
+                    "ql_p90": float(row["ql_p90"]), "ql_p99": float(row["ql_p99"])}
     raise SystemExit("qoslab run: no G1->G2 queue in queues.csv")
 
 

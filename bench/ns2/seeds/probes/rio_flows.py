@@ -12,7 +12,6 @@ usage: python3 bench/ns2/seeds/probes/rio_flows.py [--tcp Sack] [--minth 20] [--
                                                   [--den 10] [--seeds 3]
 """
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -22,6 +21,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import ns2trace  # noqa: E402
+import qoslab_run  # noqa: E402
 import rio_hori2001 as rio  # noqa: E402
 
 
@@ -63,19 +63,14 @@ def ours(exe, tcp, minth, maxth, den, seed):
                       f"max_p = {1.0 / den!r}, w_q = 0.002 }} }}")
     sc = sc.replace('variant = "reno"', f'variant = "{rio.TCP_NAMES[tcp]}"')
     sc = sc.replace("ns2_compat = true", "ns2_compat = false")
-    with tempfile.TemporaryDirectory() as d:
-        f = os.path.join(d, "rio.toml")
-        open(f, "w").write(sc)
-        subprocess.run(["nice", exe, "run", f, "--seed", str(seed), "--out", d, "-q"], check=True)
-        r = json.load(open(os.path.join(d, "summary.json")))
-        q = {}
-        import csv
-        for row in csv.DictReader(open(os.path.join(d, "queues.csv"))):
-            if row["link"] == "G1->G2":
-                q = {"ql_ave": float(row["ql_mean"]), "ql_std": float(row["ql_std"]),
-                     "ql_zero": float(row["ql_p_empty"]),
-                     "kinds": f"early {row['drops_early']}, forced {row['drops_forced']}, "
-                              f"overflow {row['drops_overflow']}"}
+    r, out = qoslab_run.run(exe, sc, seed, ["queues.csv"])
+    q = {}
+    for row in out["queues.csv"]:
+        if row["link"] == "G1->G2":
+            q = {"ql_ave": float(row["ql_mean"]), "ql_std": float(row["ql_std"]),
+                 "ql_zero": float(row["ql_p_empty"]),
+                 "kinds": f"early {row['drops_early']}, forced {row['drops_forced']}, "
+                          f"overflow {row['drops_overflow']}"}
     flows = {}
     for x in r["flows"]:
         i = int(x["name"][3:])
