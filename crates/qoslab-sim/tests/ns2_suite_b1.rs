@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use qoslab_sim::scenario::spec::LossSpec;
 use qoslab_sim::scenario::{load, parse_str};
-use qoslab_sim::Simulator;
+use qoslab_sim::{RunResult, Simulator};
 
 fn manifest(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -63,7 +63,11 @@ fn ours(p: f64, seed: u64) -> f64 {
         }
     }
     assert_eq!(n, 1, "one lossy link expected in sack-packet-loss.toml");
-    let r = Simulator::new(s, seed).unwrap().run().unwrap();
+    mean_send_kbps(&Simulator::new(s, seed).unwrap().run().unwrap())
+}
+
+/// The mean send rate per flow of a run (payload Kb/s, retransmissions included).
+fn mean_send_kbps(r: &RunResult) -> f64 {
     r.flows
         .iter()
         .map(|f| f.send_payload_bps / 1e3)
@@ -71,18 +75,30 @@ fn ours(p: f64, seed: u64) -> f64 {
         / r.flows.len() as f64
 }
 
-fn check(p: &str) {
-    let refs = ns2_reference();
-    let ns2 = &refs[p];
+/// Our mean of `ours(seed)` over seeds 1..=`seeds` within `bound` of the mean of ns-2's
+/// per-seed values `ns2`.
+fn assert_close(what: &str, ns2: &[f64], seeds: u64, ours: impl Fn(u64) -> f64, bound: f64) {
     let ns2_mean = ns2.iter().sum::<f64>() / ns2.len() as f64;
-    let pf: f64 = p.parse().unwrap();
-    let ours_mean = (1..=3).map(|s| ours(pf, s)).sum::<f64>() / 3.0;
+    let ours_mean = (1..=seeds).map(ours).sum::<f64>() / seeds as f64;
     let rel = ours_mean / ns2_mean - 1.0;
-    eprintln!("drop rate {p}: qoslab {ours_mean:.2} Kb/s, ns-2.35 {ns2_mean:.2} Kb/s");
+    eprintln!("{what}: qoslab {ours_mean:.2} Kb/s, ns-2.35 {ns2_mean:.2} Kb/s");
     assert!(
-        rel.abs() <= 0.05,
-        "drop rate {p}: qoslab {ours_mean:.2} Kb/s vs ns-2.35 {ns2_mean:.2} Kb/s ({:+.1} %)",
-        100.0 * rel
+        rel.abs() <= bound,
+        "{what}: qoslab {ours_mean:.2} Kb/s vs ns-2.35 {ns2_mean:.2} Kb/s ({:+.1} %, bound \
+         {:.0} %)",
+        100.0 * rel,
+        100.0 * bound
+    );
+}
+
+fn check(p: &str) {
+    let pf: f64 = p.parse().unwrap();
+    assert_close(
+        &format!("drop rate {p}"),
+        &ns2_reference()[p],
+        3,
+        |s| ours(pf, s),
+        0.05,
     );
 }
 
@@ -130,12 +146,7 @@ fn ours_ecn(p: f64, seed: u64, ns2_compat: bool) -> f64 {
         text = text.replacen(&old, &new, 1);
     }
     let s = parse_str(&text, "sack-packet-loss.toml").unwrap_or_else(|e| panic!("{e}"));
-    let r = Simulator::new(s, seed).unwrap().run().unwrap();
-    r.flows
-        .iter()
-        .map(|f| f.send_payload_bps / 1e3)
-        .sum::<f64>()
-        / r.flows.len() as f64
+    mean_send_kbps(&Simulator::new(s, seed).unwrap().run().unwrap())
 }
 
 /// The "ECN TCP" column of Tables 7-9 against ns-2.35 with `ecn_ 1`, `timestamps_ true` and
@@ -145,23 +156,13 @@ fn ours_ecn(p: f64, seed: u64, ns2_compat: bool) -> f64 {
 fn check_ecn(p: &str, ns2_compat: bool, bound: f64) {
     let refs = ns2_reference_from("tests/data/ns2/rfc4828_table7_ecn_tcp.csv");
     let ns2 = &refs[p];
-    let n = ns2.len();
-    let ns2_mean = ns2.iter().sum::<f64>() / n as f64;
     let pf: f64 = p.parse().unwrap();
-    let ours_mean = (1..=n as u64)
-        .map(|s| ours_ecn(pf, s, ns2_compat))
-        .sum::<f64>()
-        / n as f64;
-    let rel = ours_mean / ns2_mean - 1.0;
-    eprintln!(
-        "mark rate {p} (ns2_compat {ns2_compat}): qoslab {ours_mean:.2} Kb/s, ns-2.35 {ns2_mean:.2} Kb/s"
-    );
-    assert!(
-        rel.abs() <= bound,
-        "mark rate {p} (ns2_compat {ns2_compat}): qoslab {ours_mean:.2} Kb/s vs ns-2.35 \
-         {ns2_mean:.2} Kb/s ({:+.1} %, bound {:.0} %)",
-        100.0 * rel,
-        100.0 * bound
+    assert_close(
+        &format!("mark rate {p} (ns2_compat {ns2_compat})"),
+        ns2,
+        ns2.len() as u64,
+        |s| ours_ecn(pf, s, ns2_compat),
+        bound,
     );
 }
 

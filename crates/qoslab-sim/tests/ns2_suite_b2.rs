@@ -94,9 +94,10 @@ fn b2_ecn_tcp_matches_ns2_at_byte_rate_1e_4() {
 /// timer) against ns-2. Measured at 0.001 over 10 seeds since the fractional halving
 /// (finding 20): 14, 128, 256, 512 B +9.1, +3.6, +2.4, +9.7 % (bound 10 %; ns-2's 512-B seeds
 /// span 9.7..19.4 Kb/s; 3 seeds before the fix: −0.5, −4.8, −6.7, −1.8 %); at 0.01 with 1460 B both sit at one segment per 50 s (0.23 Kb/s: the timer
-/// backed off to the 60 s maximum; bound 5 %). Our RFC 3168 response stays at two segments
-/// per round trip there (ssthresh floor 2·MSS: 97.3 Kb/s at 1460 B; finding 19), so it is
-/// not compared at these rates.
+/// backed off to the 60 s maximum; bound 5 %). Our RFC 3168 response is not compared at
+/// these rates: it sends one segment per retransmission timer, which RFC 3168 resets but does
+/// not back off (about 24 Kb/s at 1460 B; before finding 19's fix, two segments per round
+/// trip, 97.3 Kb/s).
 #[test]
 fn b2_ecn_tcp_ns2_compat_matches_ns2_at_high_mark_rates() {
     B2_ECN.check(
