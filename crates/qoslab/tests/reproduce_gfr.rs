@@ -145,20 +145,10 @@ fn paper_proposed_has_the_highest_goodput() {
 fn goodput_gap_is_duplicate_segments_not_idle_link() {
     use qoslab_sim::scenario::spec::TcpVariant;
     let budget = |r: &AtmResult| {
-        let w = r.duration_s - r.warmup_s;
-        let ceiling = r.payload_efficiency * 51.84;
-        let util = r
-            .ports
-            .iter()
-            .find(|p| p.name == "SW1->SW2")
-            .unwrap()
-            .utilization;
-        let dup: u64 = r.vcs.iter().map(|v| v.window.duplicate_segments).sum();
-        let dup = dup as f64 * 960.0 * 8.0 / w / 1e6;
-        let idle = (1.0 - util) * ceiling;
-        let rest = ceiling - idle - dup - r.total_goodput_mbps;
+        let b = gfr_kim2001::RunBudget::of(r);
+        let rest = b.ceiling - b.idle - b.duplicates - r.total_goodput_mbps;
         assert!(rest.abs() < 0.2, "{} budget: rest {rest}", r.policy);
-        (util, dup)
+        (b.utilization, b.duplicates)
     };
     let (u_depd, d_depd) = budget(&run(Key::table1(Pol::DoubleEpd), 1));
     let (u_prop, d_prop) = budget(&run(Key::table1(Pol::Proposed), 1));

@@ -728,6 +728,58 @@ pub const BUDGET_TCP: [TcpVariant; 3] = [TcpVariant::Reno, TcpVariant::NewReno, 
 const LINE_MBPS: f64 = 51.84;
 const MSS_BITS: f64 = 960.0 * 8.0;
 
+/// One run's share of [`budget`] (Mb/s of TCP payload over the measurement window, except
+/// the rates): where SW1->SW2's capacity went.
+#[derive(Clone, Copy, Debug)]
+pub struct RunBudget {
+    /// The line rate in TCP payload (every cell a full segment's).
+    pub ceiling: f64,
+    /// The cell slots SW1->SW2 left unused (a cell started at the warm-up instant can put
+    /// the utilisation one slot above 1: clamped at 0).
+    pub idle: f64,
+    /// Segments delivered a second time.
+    pub duplicates: f64,
+    pub utilization: f64,
+    pub timeouts_per_s: f64,
+    pub duplicate_segments_per_s: f64,
+    /// Frames SW1->SW2 refused (either CLP), per second.
+    pub frames_refused_per_s: f64,
+}
+
+impl RunBudget {
+    pub fn of(r: &AtmResult) -> RunBudget {
+        let win = r.duration_s - r.warmup_s;
+        let (utilization, refused) =
+            r.ports
+                .iter()
+                .find(|q| q.name == QUEUE_PORT)
+                .map_or((f64::NAN, f64::NAN), |q| {
+                    let refused: u64 = q
+                        .frames_refused_by_reason
+                        .values()
+                        .map(|n| n[0] + n[1])
+                        .sum();
+                    (q.utilization, refused as f64)
+                });
+        let ceiling = r.payload_efficiency * LINE_MBPS;
+        let dup_segs = r
+            .vcs
+            .iter()
+            .map(|v| v.window.duplicate_segments)
+            .sum::<u64>() as f64;
+        let timeouts = r.vcs.iter().map(|v| v.window.tcp_timeouts).sum::<u64>() as f64;
+        RunBudget {
+            ceiling,
+            idle: (1.0 - utilization).max(0.0) * ceiling,
+            duplicates: dup_segs * MSS_BITS / win / 1e6,
+            utilization,
+            timeouts_per_s: timeouts / win,
+            duplicate_segments_per_s: dup_segs / win,
+            frames_refused_per_s: refused / win,
+        }
+    }
+}
+
 /// Where the bottleneck's capacity goes over the measurement window, per Table 1 scheme
 /// and TCP variant: `ceiling = idle + duplicates + goodput + rest`, where the ceiling is
 /// the line rate in TCP payload (every cell a full segment's), `idle` the slots SW1->SW2
@@ -764,41 +816,16 @@ fn budget(runs: &Runs, text: &mut String, files: &mut Vec<(String, String)>) {
                 ..Key::table1(p)
             };
             let rs = runs.of(&k);
-            let win = |r: &AtmResult| r.duration_s - r.warmup_s;
-            let port = |r: &AtmResult| -> (f64, f64) {
-                r.ports
-                    .iter()
-                    .find(|q| q.name == QUEUE_PORT)
-                    .map_or((f64::NAN, f64::NAN), |q| {
-                        let refused: u64 = q
-                            .frames_refused_by_reason
-                            .values()
-                            .map(|n| n[0] + n[1])
-                            .sum();
-                        (q.utilization, refused as f64)
-                    })
-            };
-            let ceiling = runs.summary(&k, |r| r.payload_efficiency * LINE_MBPS);
-            // A cell that started at the warm-up instant can put `utilization` one slot
-            // above 1: idle time is clamped at 0.
-            let idle = runs.summary(&k, |r| {
-                (1.0 - port(r).0).max(0.0) * r.payload_efficiency * LINE_MBPS
-            });
-            let dup_segs = |r: &AtmResult| -> f64 {
-                r.vcs
-                    .iter()
-                    .map(|v| v.window.duplicate_segments)
-                    .sum::<u64>() as f64
-            };
-            let dup = runs.summary(&k, |r| dup_segs(r) * MSS_BITS / win(r) / 1e6);
+            let of = |f: fn(&RunBudget) -> f64| runs.summary(&k, |r| f(&RunBudget::of(r)));
+            let ceiling = of(|b| b.ceiling);
+            let idle = of(|b| b.idle);
+            let dup = of(|b| b.duplicates);
             let gp = runs.summary(&k, |r| r.total_goodput_mbps);
             let rest = ceiling.mean - idle.mean - dup.mean - gp.mean;
-            let util = runs.summary(&k, |r| port(r).0);
-            let to = runs.summary(&k, |r| {
-                r.vcs.iter().map(|v| v.window.tcp_timeouts).sum::<u64>() as f64 / win(r)
-            });
-            let dps = runs.summary(&k, |r| dup_segs(r) / win(r));
-            let refused = runs.summary(&k, |r| port(r).1 / win(r));
+            let util = of(|b| b.utilization);
+            let to = of(|b| b.timeouts_per_s);
+            let dps = of(|b| b.duplicate_segments_per_s);
+            let refused = of(|b| b.frames_refused_per_s);
             let _ = writeln!(
                 text,
                 "  {:<8} {:<11} {:>8.3} {:>7.3} {:>7.3} {:>+10.3} {:>15} {:>6.4} | {:>7.1}/s {:>7.1}/s {:>9.1}/s",
