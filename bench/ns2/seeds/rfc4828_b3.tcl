@@ -41,6 +41,14 @@ set mss   [expr {[llength $argv] > 3 ? [lindex $argv 3] : 1460}]
 # Queue names ending in "-m" (e.g. 100-m, red-b-m): TCP matched to qoslab's, which has no
 # handshake and RFC 6298's 1 s initial RTO: syn_ false (2.35 default true: a SYN and its
 # SYN-ACK before the first data packet of every transfer) and rtxcur_init_ 1 (2.35: 3 s).
+# Queue names ending in "-mw" (e.g. red-b-mw): "-m" and, besides, every web transfer starts
+# with windowInit_ (finding 22). ns-2.35's TcpAgent::timeout sets the agent's own wnd_init_
+# to 1 for good when the first packet of a transfer is lost (highest_ack_ == -1; Mark
+# Allman's bugfix, `bugfix_ss_` true), and WebTraf recycles its agents (`reset` does not
+# restore wnd_init_), so once one of an agent's transfers lost its first packet every later
+# request and response on it starts with a window of one packet. qoslab's web transfers are
+# fresh TCPs with the configured initial window; "-mw" makes ns-2's the same.
+set web_iw_fresh [regsub {\-mw$} $qlim {-m} qlim]
 if {[regsub {\-m$} $qlim {} qlim]} {
     Agent/TCP set syn_ false
     Agent/TCP set rtxcur_init_ 1.0
@@ -236,6 +244,27 @@ proc pool {clients servers n fid} {
 set wcl {}
 set wsv {}
 for {set i 1} {$i <= 10} {incr i} { lappend wcl $WC($i); lappend wsv $WS($i) }
+if {$web_iw_fresh} {
+    # Restore the initial window (windowInit_ and the cwnd_ that `reset` derived from the
+    # agent's possibly lowered wnd_init_) before each request and response; no random draw
+    # (a second `reset` would draw boot_time_ from the shared stream).
+    foreach p {launch-req launch-resp} {
+        PagePool/WebTraf instproc $p-iw [PagePool/WebTraf info instargs $p] \
+            [PagePool/WebTraf info instbody $p]
+    }
+    PagePool/WebTraf instproc launch-req {id pid clnt svr ctcp csnk size} {
+        set iw [Agent/TCP set windowInit_]
+        $ctcp set windowInit_ $iw
+        $ctcp set cwnd_ $iw
+        $self launch-req-iw $id $pid $clnt $svr $ctcp $csnk $size
+    }
+    PagePool/WebTraf instproc launch-resp {id pid svr clnt stcp ssnk size} {
+        set iw [Agent/TCP set windowInit_]
+        $stcp set windowInit_ $iw
+        $stcp set cwnd_ $iw
+        $self launch-resp-iw $id $pid $svr $clnt $stcp $ssnk $size
+    }
+}
 set fwd [pool $wcl $wsv $nsess 100]
 set rev [pool $wsv $wcl [expr {$nsess / 2}] 101]
 
@@ -357,4 +386,5 @@ if {[info exists env(RED_SAMPLE)] && ![string is integer $qlim] && ![regexp {B$}
 }
 $ns at 50.0 "mark"
 $ns at 100.0 "done"
-$ns run
+# A probe that sources this script sets `probe` and runs the simulator itself.
+if {![info exists probe]} { $ns run }
