@@ -247,10 +247,10 @@ fn b4_adaptive_red_byte_mode_25_sessions_matches_ns2_with_matched_tcp() {
 /// web agents' initial window restored before every transfer (`red-b-mw`), 20 seeds on both
 /// sides (finding 22). ns-2.35's `TcpAgent::timeout` lowers an agent's own `windowInit_` to 1
 /// for good when the first packet of a transfer is lost, and WebTraf recycles its agents
-/// (`reset` does not restore it), so in ns-2 as it is 62–86 % of the responses over 40..100 s
-/// start with a window of one packet: its web transfers take a round trip longer, arrive in
-/// smaller bursts and hold RED's average above max_th less often (2.8–4.2 % of the time
-/// against our 4.2 %). Ours, like a fresh TCP per transfer, always starts with
+/// (`reset` does not restore it), so in ns-2 as it is 78–96 % of the responses over 50..100 s
+/// start with a window of one packet (5 seeds): its web transfers of 2–12 packets take a
+/// round trip longer, arrive in smaller bursts and hold RED's average above max_th less often
+/// (3.4 % of the time over 10 seeds, ours 4.2 %; with the window restored 4.5 %). Ours, like a fresh TCP per transfer, always starts with
 /// `init_cwnd = 2`. Against `red-b-m` (ns-2's sticky windows) our TFRC-SP drop rate is
 /// +18.5 % over these 20 seeds (+21.0 % over 40) and fails the 12 % bound; against
 /// `red-b-mw`: TCP send +3.1 %, TCP drop −3.6 %, TFRC-SP send −2.5 %, TFRC-SP drop −3.7 %
