@@ -79,7 +79,12 @@
 //!    The request packets belong to the pool's flow, as ns-2's `FID_ASSIGNING_MODE_ 2`
 //!    gives requests and responses the pool's one flow id. Not modelled: ns-2.35's default
 //!    `syn_ true` sends a 40-byte SYN before the first data packet of every TCP (requests
-//!    and responses alike); our TCP has no handshake.
+//!    and responses alike); our TCP has no handshake. Nor ns-2.35's sticky initial window:
+//!    its `TcpAgent::timeout` sets an agent's `windowInit_` to 1 for good when a transfer's
+//!    first packet is lost, and WebTraf reuses agents (request then response, then other
+//!    objects) without restoring it, so most of its later transfers start with one packet;
+//!    ours are fresh TCPs with the configured initial window, as RFC 3390 / RFC 5681 §3.1
+//!    give a new connection (bench/ns2/seeds/README.md section 11, finding 22).
 //! 6. **Completion.** "Complete" is what the engine reports; ns-2's one-way TCP calls
 //!    `done` when the sender has every data packet acknowledged. Reports for an unknown
 //!    session, a page that is not the session's current one, or beyond the number of
