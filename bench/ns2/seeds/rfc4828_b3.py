@@ -18,7 +18,7 @@ red-b (RED byte mode, queue in bytes, Tables 18-19), ared-b (Adaptive RED, byte 
 with ns2_use_mark_p = true: finding 12), ared-b-ns2slope (ns-2's ared-b against ours with
 ns2_gentle_initial_max_p = true: finding 13); a suffix -m runs ns-2's TCP matched to ours
 (syn_ false, rtxcur_init_ 1: finding 17), -mw besides restores ns-2's web agents' initial
-window before every transfer (finding 22); --request none runs our web pools without the
+window before every transfer (finding 22), -w the latter alone; --request none runs our web pools without the
 request leg (the model before issue 14's session 6); --mss the long-lived TCP segment (1460,
 or 512 for Tables 14, 19, 21). Published
 values are printed for Tables 12 and 13 only (17-21 are withheld from the seed; 12's and 13's
@@ -43,8 +43,9 @@ RESULTS = os.path.join(HERE, "measured", "rfc4828_b3_ns2.csv")
 QUEUES = ["100p", "50000B", "red-p", "red-b", "ared-b", "red-b-markp", "ared-b-markp",
           "ared-b-ns2slope"]
 # "<queue>-m": ns-2's TCP matched to ours (syn_ false, rtxcur_init_ 1: rfc4828_b3.tcl);
-# "<queue>-mw": besides, ns-2's web agents start every transfer with windowInit_ (finding 22)
-QUEUES += [q + "-m" for q in QUEUES] + [q + "-mw" for q in QUEUES]
+# "<queue>-mw": besides, ns-2's web agents start every transfer with windowInit_ (finding 22);
+# "<queue>-w": that without -m (ns-2's own TCP start-up)
+QUEUES += [q + "-m" for q in QUEUES] + [q + "-mw" for q in QUEUES] + [q + "-w" for q in QUEUES]
 # Rows whose ns-2 side is another row's (only our configuration differs).
 NS2_SIDE = {"ared-b-ns2slope": "ared-b"}
 # Our @queue lines for the byte-mode RED rows (the same text as scenarios/rfc4828/run.sh).
@@ -86,7 +87,7 @@ def save_results(res):
 
 
 def ns2(queue, mss, n, seed):
-    m = re.search(r"-mw?$", queue)
+    m = re.search(r"-(?:mw|m|w)$", queue)
     base, m = (queue[:m.start()], m.group(0)) if m else (queue, "")
     qarg = (base[:-1] if base.endswith("p") and base[:-1].isdigit() else base) + m
     args = ["ns", os.path.join(HERE, "rfc4828_b3.tcl"), str(n), qarg, str(seed), str(mss)]
@@ -102,7 +103,7 @@ def ns2(queue, mss, n, seed):
 
 
 def scenario(queue, mss, n, request="segment"):
-    queue = re.sub(r"-mw?$", "", queue)
+    queue = re.sub(r"-(?:mw|m|w)$", "", queue)
     base = "b3-droptail.toml" if queue in ("100p", "50000B") else "b4-red.toml"
     sc = open(os.path.join(ROOT, "scenarios", "rfc4828", base)).read()
     web = WEB + f'request = "{request}"\n'
@@ -144,7 +145,7 @@ def ours(exe, queue, mss, n, seed, request="segment"):
 
 
 def published(queue, mss):
-    queue = re.sub(r"-mw?$", "", queue)
+    queue = re.sub(r"-(?:mw|m|w)$", "", queue)
     table = {("100p", 1460): "12", ("50000B", 1460): "13", ("50000B", 512): "14"}.get(
         (queue, mss))
     if table is None:
@@ -170,7 +171,7 @@ def main():
     ns_list = [int(x) for x in a.sessions.split(",")]
     res = load_results()
     nsq = NS2_SIDE.get(a.queue, a.queue)
-    m = re.search(r"-mw?$", a.queue)
+    m = re.search(r"-(?:mw|m|w)$", a.queue)
     if m and a.queue[:m.start()] in NS2_SIDE:
         nsq = NS2_SIDE[a.queue[:m.start()]] + m.group(0)
     for n in ns_list:

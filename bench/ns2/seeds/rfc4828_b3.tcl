@@ -28,6 +28,8 @@
 #     red-b-markp, ared-b-markp: red-b / ared-b with ns-2.35's default use_mark_p_ true
 #              (finding 12; qoslab: ns2_use_mark_p = true)
 #     <queue>-m: the same queue with TCP matched to ours (syn_ false, rtxcur_init_ 1)
+#     <queue>-mw, <queue>-w: -m / ns-2's own TCP, each web transfer starting with windowInit_
+#              (finding 22: ns-2 keeps a recycled agent's windowInit_ at 1 after a first-packet loss)
 #   mss: the long-lived TCP segment (1460, or 512 for Tables 14, 19, 21)
 #   trace: optional file for a queue trace of R1 -> R2
 # Prints, over 50..100 s: the mean send rate per flow of the TCP and TFRC-SP groups (Kb/s,
@@ -47,8 +49,10 @@ set mss   [expr {[llength $argv] > 3 ? [lindex $argv 3] : 1460}]
 # Allman's bugfix, `bugfix_ss_` true), and WebTraf recycles its agents (`reset` does not
 # restore wnd_init_), so once one of an agent's transfers lost its first packet every later
 # request and response on it starts with a window of one packet. qoslab's web transfers are
-# fresh TCPs with the configured initial window; "-mw" makes ns-2's the same.
-set web_iw_fresh [regsub {\-mw$} $qlim {-m} qlim]
+# fresh TCPs with the configured initial window; "-mw" makes ns-2's the same. "-w" (e.g.
+# red-b-w): the same restored window with ns-2.35's own TCP start-up (syn_ true, 3 s initial
+# RTO; after the SYN is acknowledged ns-2 opens the window to windowInit_).
+set web_iw_fresh [expr {[regsub {\-mw$} $qlim {-m} qlim] || [regsub {\-w$} $qlim {} qlim]}]
 if {[regsub {\-m$} $qlim {} qlim]} {
     Agent/TCP set syn_ false
     Agent/TCP set rtxcur_init_ 1.0
@@ -245,8 +249,8 @@ set wcl {}
 set wsv {}
 for {set i 1} {$i <= 10} {incr i} { lappend wcl $WC($i); lappend wsv $WS($i) }
 if {$web_iw_fresh} {
-    # Restore the initial window (windowInit_ and the cwnd_ that `reset` derived from the
-    # agent's possibly lowered wnd_init_) before each request and response; no random draw
+    # Restore the initial window (windowInit_ and, without syn_, the cwnd_ that `reset` derived
+    # from the agent's possibly lowered wnd_init_) before each request and response; no random draw
     # (a second `reset` would draw boot_time_ from the shared stream).
     foreach p {launch-req launch-resp} {
         PagePool/WebTraf instproc $p-iw [PagePool/WebTraf info instargs $p] \
@@ -255,13 +259,15 @@ if {$web_iw_fresh} {
     PagePool/WebTraf instproc launch-req {id pid clnt svr ctcp csnk size} {
         set iw [Agent/TCP set windowInit_]
         $ctcp set windowInit_ $iw
-        $ctcp set cwnd_ $iw
+        # with syn_ the window is one packet until the SYN is acknowledged, then windowInit_
+        if {![$ctcp set syn_]} { $ctcp set cwnd_ $iw }
         $self launch-req-iw $id $pid $clnt $svr $ctcp $csnk $size
     }
     PagePool/WebTraf instproc launch-resp {id pid svr clnt stcp ssnk size} {
         set iw [Agent/TCP set windowInit_]
         $stcp set windowInit_ $iw
-        $stcp set cwnd_ $iw
+        # with syn_ the window is one packet until the SYN is acknowledged, then windowInit_
+        if {![$stcp set syn_]} { $stcp set cwnd_ $iw }
         $self launch-resp-iw $id $pid $svr $clnt $stcp $ssnk $size
     }
 }
