@@ -950,7 +950,7 @@ impl TcpSender {
     /// go-back-N sweep) is new data under the standard window; it is decided here, small
     /// enough to inline into the engine's send loop, and everything else in
     /// [`Self::poll_transmit_general`], which makes the same decision for that case.
-    #[inline]
+    #[inline(always)]
     pub fn poll_transmit(&mut self, now: Time) -> Option<Segment> {
         if self.pending_rtx.is_some()
             || self.ecn_hold
