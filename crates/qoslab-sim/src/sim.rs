@@ -627,10 +627,9 @@ impl Simulator {
         self.arm(a);
     }
 
-    /// Packet `id` reached the agent it is addressed to. Its slot has already been freed
-    /// (`deliver`), so that the first packet the agent sends in reply reuses it; the packet
-    /// is read in place, and the borrow checker ensures every read of it comes before that
-    /// allocation.
+    /// Packet `id` reached the agent it is addressed to. It is read in place in its arena
+    /// slot (not copied out), which `deliver` frees after this returns; the borrow checker
+    /// ensures every read of it comes before the agent allocates its reply.
     #[inline]
     fn agent_receive(&mut self, id: PktId) {
         let now = self.now;
@@ -902,8 +901,6 @@ impl Simulator {
     /// A packet reached its destination node.
     #[inline]
     fn deliver(&mut self, id: PktId) {
-        // Freed first, read in place (see `agent_receive`).
-        self.arena.free(id);
         let p = self.arena.get(id);
         if p.hdr.is_data() {
             self.delay.on_deliver(p, self.now);
@@ -922,6 +919,9 @@ impl Simulator {
             }
             WireHeader::TcpAck(_) | WireHeader::TfrcFeedback(_) => self.agent_receive(id),
         }
+        // Freed once read (the agent read it in place); no result depends on which slot
+        // the agent's reply took.
+        self.arena.free(id);
     }
 
     #[inline]
