@@ -141,6 +141,21 @@ impl Addr {
     }
 }
 
+impl Addr {
+    /// Builds a packet (`packet`) in the arena and queues it in the outbox at this node.
+    #[inline(always)]
+    fn put(
+        self,
+        arena: &mut Arena,
+        outbox: &mut Vec<(u32, PktId)>,
+        now: Time,
+        size: u32,
+        hdr: WireHeader,
+    ) {
+        outbox.push((self.node, arena.alloc(self.packet(now, size, hdr))));
+    }
+}
+
 impl Agent {
     fn addr(&self) -> Addr {
         Addr {
@@ -488,7 +503,9 @@ impl Simulator {
     }
 
     /// Schedules an `Agent` event at the agent's deadline if it is earlier than the armed one.
-    #[inline]
+    /// (Inlined: it runs after every packet an agent receives, and mostly finds the armed
+    /// event early enough.)
+    #[inline(always)]
     fn arm(&mut self, a: u32) {
         let agent = &mut self.agents[a as usize];
         let d = match &agent.kind {
@@ -610,21 +627,20 @@ impl Simulator {
         self.arm(a);
     }
 
-    /// A packet reached the agent it is addressed to.
+    /// Packet `id` reached the agent it is addressed to. It is read in place in its arena
+    /// slot (not copied out), which `deliver` frees after this returns; the borrow checker
+    /// ensures every read of it comes before the agent allocates its reply.
     #[inline]
-    fn agent_receive(&mut self, p: &Packet) {
+    fn agent_receive(&mut self, id: PktId) {
         let now = self.now;
+        let p = self.arena.get(id);
         let a = p.dst_agent;
         let agent = &mut self.agents[a as usize];
         if agent.gen != p.dst_gen {
             return; // for a finished transfer whose slot has been reused
         }
         let addr = agent.addr();
-        let (node, flow) = (addr.node, addr.flow);
-        let (arena, outbox) = (&mut self.arena, &mut self.outbox);
-        let mut out = |size: u32, hdr: WireHeader| {
-            outbox.push((node, arena.alloc(addr.packet(now, size, hdr))));
-        };
+        let flow = addr.flow;
         let mut finished = false;
         match (&mut agent.kind, &p.hdr) {
             (AgentKind::TcpReceiver { tcp, ack_size }, WireHeader::TcpData(seg)) => {
@@ -633,7 +649,13 @@ impl Simulator {
                 let fresh = tcp.delivered() - before;
                 self.flows[flow as usize].counters.goodput_bytes += fresh;
                 if let Some(ack) = ack {
-                    out(*ack_size, WireHeader::TcpAck(ack));
+                    addr.put(
+                        &mut self.arena,
+                        &mut self.outbox,
+                        now,
+                        *ack_size,
+                        WireHeader::TcpAck(ack),
+                    );
                 }
             }
             (
@@ -655,7 +677,14 @@ impl Simulator {
                 }
                 if now >= *start && now < *stop {
                     while let Some(seg) = tcp.poll_transmit(now) {
-                        out(seg.len + wire.header, WireHeader::TcpData(seg));
+                        let size = seg.len + wire.header;
+                        addr.put(
+                            &mut self.arena,
+                            &mut self.outbox,
+                            now,
+                            size,
+                            WireHeader::TcpData(seg),
+                        );
                     }
                 }
                 finished = agent.web.is_some() && tcp.is_complete();
@@ -669,7 +698,8 @@ impl Simulator {
             ) => {
                 self.flows[flow as usize].counters.goodput_bytes += dp.size as u64;
                 if let Some(fb) = tfrc.on_packet(now, dp) {
-                    out(*feedback_size, WireHeader::TfrcFeedback(fb));
+                    let hdr = WireHeader::TfrcFeedback(fb);
+                    addr.put(&mut self.arena, &mut self.outbox, now, *feedback_size, hdr);
                 }
             }
             (AgentKind::TfrcSender { tfrc, .. }, WireHeader::TfrcFeedback(fb)) => {
@@ -871,10 +901,9 @@ impl Simulator {
     /// A packet reached its destination node.
     #[inline]
     fn deliver(&mut self, id: PktId) {
-        let p = *self.arena.get(id);
-        self.arena.free(id);
+        let p = self.arena.get(id);
         if p.hdr.is_data() {
-            self.delay.on_deliver(&p, self.now);
+            self.delay.on_deliver(p, self.now);
         }
         let fc = &mut self.flows[p.flow as usize].counters;
         fc.delivered_pkts += 1;
@@ -886,10 +915,13 @@ impl Simulator {
             }
             WireHeader::TcpData(_) | WireHeader::TfrcData(_) => {
                 fc.delivered_by_color[p.color.index()] += p.size as u64;
-                self.agent_receive(&p);
+                self.agent_receive(id);
             }
-            WireHeader::TcpAck(_) | WireHeader::TfrcFeedback(_) => self.agent_receive(&p),
+            WireHeader::TcpAck(_) | WireHeader::TfrcFeedback(_) => self.agent_receive(id),
         }
+        // Freed once read (the agent read it in place); no result depends on which slot
+        // the agent's reply took.
+        self.arena.free(id);
     }
 
     #[inline]

@@ -653,7 +653,10 @@ impl TcpSender {
         }
         self.snd_una = ackno;
         self.snd_nxt = self.snd_nxt.max(ackno);
-        self.sb.advance(ackno / self.mss);
+        if self.variant == Variant::Sack {
+            // (Only SACK senders keep a scoreboard; the others' is empty.)
+            self.sb.advance(ackno / self.mss);
+        }
         self.consecutive_rtos = 0;
         self.dupacks = 0;
         self.lt_sent = 0;
@@ -722,9 +725,18 @@ impl TcpSender {
             // (2) cwnd += min (N, SMSS)
             self.cwnd_fp += acked.min(self.mss) << FP;
         } else {
-            // (3) cwnd += SMSS*SMSS/cwnd, in 1/65536 bytes (never 0).
-            let inc = (((self.mss * self.mss) as u128) << (2 * FP)) / self.cwnd_fp.max(1) as u128;
-            self.cwnd_fp = self.cwnd_fp.saturating_add((inc as u64).max(1));
+            // (3) cwnd += SMSS*SMSS/cwnd, in 1/65536 bytes (never 0). The dividend
+            // SMSS²·2^32 fits 64 bits for SMSS < 2^16 (every MSS in practice), and then the
+            // 64-bit division gives the same quotient as the 128-bit one, at a fraction of
+            // its cost.
+            let den = self.cwnd_fp.max(1);
+            let sq = self.mss * self.mss;
+            let inc = if sq < 1 << (64 - 2 * FP) {
+                (sq << (2 * FP)) / den
+            } else {
+                (((sq as u128) << (2 * FP)) / den as u128) as u64
+            };
+            self.cwnd_fp = self.cwnd_fp.saturating_add(inc.max(1));
         }
     }
 
@@ -933,7 +945,53 @@ impl TcpSender {
     // ----- transmission -----
 
     /// The next segment to send at `now`, if the windows allow one. Call until `None`.
+    ///
+    /// The common case (no retransmission pending, no ECN hold, no SACK pipe accounting, no
+    /// go-back-N sweep) is new data under the standard window; it is decided here, small
+    /// enough to inline into the engine's send loop, and everything else in
+    /// [`Self::poll_transmit_general`], which makes the same decision for that case.
+    #[inline(always)]
     pub fn poll_transmit(&mut self, now: Time) -> Option<Segment> {
+        if self.pending_rtx.is_some()
+            || self.ecn_hold
+            || self.snd_nxt < self.snd_max
+            || (self.variant == Variant::Sack && self.pipe_mode())
+        {
+            return self.poll_transmit_general(now);
+        }
+        self.poll_new_data(now)
+    }
+
+    /// New data under the standard window (+ the RFC 3042 allowance): the tail of
+    /// [`Self::poll_transmit_general`].
+    #[inline]
+    fn poll_new_data(&mut self, now: Time) -> Option<Segment> {
+        let cwnd = self.cwnd();
+        let len = self.new_data_len()?;
+        let end = self.snd_max + len - self.snd_una;
+        // RFC 3042: on the first and second duplicate ACKs, one new segment each beyond cwnd.
+        let lt_allowance = if self.limited_transmit
+            && self.recovery.is_none()
+            && self.variant != Variant::Sack
+            && self.dupacks < self.dupthresh
+        {
+            self.dupacks.min(2) as u64 * self.mss
+        } else {
+            0
+        };
+        if end > cwnd + lt_allowance || end > self.rwnd {
+            return None;
+        }
+        if end > cwnd {
+            self.lt_sent += len;
+            self.stats.limited_transmits += 1;
+        }
+        Some(self.emit(now, self.snd_max, len))
+    }
+
+    /// [`Self::poll_transmit`] in every state.
+    #[inline(never)]
+    fn poll_transmit_general(&mut self, now: Time) -> Option<Segment> {
         if let Some(seq) = self.pending_rtx.take() {
             if seq >= self.snd_una && seq < self.snd_max {
                 let (s, len) = self.seg_at(seq);
@@ -992,26 +1050,7 @@ impl TcpSender {
                 return Some(self.emit(now, s, len));
             }
         }
-        let len = self.new_data_len()?;
-        let end = self.snd_max + len - self.snd_una;
-        // RFC 3042: on the first and second duplicate ACKs, one new segment each beyond cwnd.
-        let lt_allowance = if self.limited_transmit
-            && self.recovery.is_none()
-            && self.variant != Variant::Sack
-            && self.dupacks < self.dupthresh
-        {
-            self.dupacks.min(2) as u64 * self.mss
-        } else {
-            0
-        };
-        if end > cwnd + lt_allowance || end > self.rwnd {
-            return None;
-        }
-        if end > cwnd {
-            self.lt_sent += len;
-            self.stats.limited_transmits += 1;
-        }
-        Some(self.emit(now, self.snd_max, len))
+        self.poll_new_data(now)
     }
 
     /// Sends `[s, s + len)`: bookkeeping for SND.NXT/SND.MAX, stats, timer, RTT timing.
