@@ -16,6 +16,7 @@ pub use crate::build::{build_aqm, tcp_config, tfrc_pair};
 use crate::event::{Event, EventQueue};
 use crate::measure::delay::{self, DelayMeasure};
 use crate::net::link::{Conditioner, Link, MeterOracle};
+use crate::net::ring::Ring;
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::result::{self, RunResult};
 use crate::scenario::spec::{FlowKind, Scenario};
@@ -254,7 +255,7 @@ impl Simulator {
                 to: l.to as u32,
                 rate: l.rate,
                 delay: l.delay,
-                fifo: std::collections::VecDeque::new(),
+                fifo: Ring::new(),
                 view: QueueView::EMPTY,
                 aqm,
                 limit,
@@ -277,7 +278,7 @@ impl Simulator {
                 busy_until: Time::ZERO,
                 tx_cache: [(0, qoslab_algo::Duration(0)); 2],
                 free_pending: false,
-                pipe: std::collections::VecDeque::new(),
+                pipe: Ring::new(),
                 counters: QueueCounters::default(),
                 qlen: QueueLengthStats::default(),
                 monitored: scenario.output.monitor.is_empty(),

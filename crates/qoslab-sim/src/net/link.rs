@@ -13,14 +13,13 @@
 //! Packets in propagation wait in the link's `pipe`; one `Deliver` event per link is pending
 //! at a time, for the head of the pipe.
 
-use std::collections::VecDeque;
-
 use qoslab_algo::meter::Meter;
 use qoslab_algo::queue::{Aqm, QueueLimit};
 use qoslab_algo::shaper::{GreenOracle, Shaper};
 use qoslab_algo::{PacketView, QueueView, Rate, Rng, Time, Verdict};
 
 use crate::arena::PktId;
+use crate::net::ring::Ring;
 use crate::scenario::spec::{ConditionerSpec, LossSpec, MeterSpec};
 use crate::stats::{QueueCounters, QueueLengthStats};
 
@@ -40,8 +39,8 @@ pub struct Link {
     /// Packets propagating on the link, with their arrival times at the far end. Arrival
     /// times of one link never decrease (FIFO serialisation, constant delay), so only the
     /// head needs an event: the heap holds one entry per busy link, not per packet.
-    pub pipe: VecDeque<(Time, PktId)>,
-    pub fifo: VecDeque<PktId>,
+    pub pipe: Ring<(Time, PktId)>,
+    pub fifo: Ring<PktId>,
     /// Ingress conditioning (shaper → meters) before the queue.
     pub cond: Option<Box<Conditioner>>,
     pub to: u32,
