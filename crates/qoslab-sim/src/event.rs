@@ -115,9 +115,8 @@ pub struct EventQueue {
     /// a pop reads one field for the timers (they change rarely).
     timer_top: u128,
     taken: Taken,
+    /// Events ever scheduled, which is also the next sequence number.
     seq: u64,
-    /// Events ever scheduled (for the events/s benchmark figure).
-    pub scheduled: u64,
 }
 
 #[inline(always)]
@@ -150,13 +149,16 @@ impl EventQueue {
             timer_top: NO_KEY,
             taken: Taken::None,
             seq: 0,
-            scheduled: 0,
         }
     }
 
     #[inline]
     pub fn len(&self) -> usize {
         self.links.len() + self.timers.len() - (self.taken != Taken::None) as usize
+    }
+    /// Events ever scheduled.
+    pub fn scheduled(&self) -> u64 {
+        self.seq
     }
     #[inline]
     pub fn is_empty(&self) -> bool {
@@ -167,7 +169,6 @@ impl EventQueue {
     pub fn push(&mut self, at: Time, ev: Event) {
         let key = ((at.0 as u128) << 64) | self.seq as u128;
         self.seq += 1;
-        self.scheduled += 1;
         let e = Entry { key, ev };
         if ev.is_timer() {
             if self.taken == Taken::Timers {

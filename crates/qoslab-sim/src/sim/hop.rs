@@ -162,7 +162,7 @@ impl Simulator {
     }
 
     /// The head of a link's pipe reaches the far end; the next one (if any) is armed.
-    #[inline]
+    #[inline(always)]
     pub(super) fn on_deliver(&mut self, li: u32) {
         let l = &mut self.links[li as usize];
         let Some((_, id)) = l.pipe.pop_front() else {
@@ -196,7 +196,7 @@ impl Simulator {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn on_link_free(&mut self, li: u32) {
         let now = self.now;
         let l = &mut self.links[li as usize];
