@@ -1,12 +1,11 @@
-//! The event queue: binary min-heaps ordered by (time, insertion sequence), on std's
-//! `BinaryHeap` (measured: the same instruction count as a hand-written heap on the TCP
-//! dumbbell, with less code). Links keep their in-flight packets in a FIFO pipe and schedule
+//! The event queue: binary min-heaps ordered by (time, insertion sequence) (`Heap`, below).
+//! Links keep their in-flight packets in a FIFO pipe and schedule
 //! only its head, so the pending set is about one event per busy link and per agent timer,
 //! not one per packet in flight.
 //!
 //! Ties in time are broken by insertion order (NeXosim's rule), so a run is a deterministic
 //! function of its inputs. The key (time, seq) is packed into one u128 so a comparison is a
-//! single integer compare; an entry is 32 bytes. The heap's storage is reused, so scheduling
+//! single integer compare; an entry is 32 bytes (with `Event`). The heap's storage is reused, so scheduling
 //! allocates nothing once the pending set has reached its high-water mark.
 //!
 //! Measured alternative (issue 13): a one-level radix heap on the same u128 key (Ahuja et
@@ -26,18 +25,26 @@
 //! heap alone holds ~18, so its sifts are about two levels shallower. The timer heap's top
 //! key is cached (`timer_top`), so a pop reads one field for it. Measured: -0.7 % (RED) and
 //! -1.4 % (drop-tail) instructions on the bench dumbbells, and -7.5 % of the loop at 10,000
-//! flows (start-up excluded). A hand-written heap replacing the top by Floyd's bottom-up sift
-//! was measured too and executed 5 % more on the RED dumbbell.
+//! flows (start-up excluded).
+//!
+//! The heap is this module's own since session 8: it sifts like std's `BinaryHeap` (a hole
+//! moved down, the smaller child chosen without a branch) but pops by sifting the last
+//! entry down from the top with the same early stop, where std's `pop` sifts to the bottom
+//! and back up (Floyd). On the RED bench dumbbell: -3.6 % instructions for the whole run
+//! (917.2 M -> 884.5 M, callgrind), of which std's 200,000 pops had cost 31.6 M (158
+//! instructions each). Measured and rejected on the way: session 7's hand-written heap with
+//! Floyd's bottom-up replace (+5 %); 16-byte entries (time, and the sequence number packed
+//! above the event's kind and id) on std's heap (+1.1 %: std's sift was no longer inlined,
+//! and decoding the kind cost about 6 instructions per event), on a heap choosing the child
+//! with a branch (+1.6 %) and 4-ary (+12.5 %).
 //!
 //! What did pay: popping lazily. `pop` hands out the top entry but leaves it in place,
 //! marked taken; the handler's first `push` then overwrites the top and sifts it down once
-//! (std's `PeekMut`), instead of a full pop (sift to the bottom and back up) followed by a
+//! (`Heap::replace_top`), instead of a full pop (sift to the bottom and back up) followed by a
 //! push (sift up). Most events schedule exactly one successor (a link's next delivery, a
 //! re-armed timer), so this removes about one heap operation per event. If the handler
 //! pushes nothing, the next `pop` removes the taken entry first. Keys are unique, so the
 //! pop order is the same as with eager pops: runs are byte-identical.
-
-use std::collections::BinaryHeap;
 
 use qoslab_algo::Time;
 
@@ -66,21 +73,84 @@ struct Entry {
     ev: Event,
 }
 
-// Ordered by key only, reversed so that std's max-heap pops the earliest (time, seq).
-impl PartialEq for Entry {
-    fn eq(&self, o: &Self) -> bool {
-        self.key == o.key
-    }
+/// A binary min-heap of entries on their key (module documentation): replace-top and pop
+/// sift one entry down with std's loop (the smaller child chosen without a branch).
+struct Heap {
+    v: Vec<Entry>,
 }
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
+
+impl Heap {
+    fn with_capacity(n: usize) -> Self {
+        Heap {
+            v: Vec::with_capacity(n),
+        }
     }
-}
-impl Ord for Entry {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        o.key.cmp(&self.key)
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.v.len()
+    }
+    #[inline(always)]
+    fn peek(&self) -> Option<&Entry> {
+        self.v.first()
+    }
+    #[inline(always)]
+    fn as_slice(&self) -> &[Entry] {
+        &self.v
+    }
+    #[inline(always)]
+    fn push(&mut self, e: Entry) {
+        let mut pos = self.v.len();
+        self.v.push(e);
+        let p = self.v.as_mut_ptr();
+        // SAFETY: `pos` < len after the push, and every parent index is below `pos`.
+        unsafe {
+            while pos > 0 {
+                let parent = (pos - 1) / 2;
+                if (*p.add(parent)).key <= e.key {
+                    break;
+                }
+                *p.add(pos) = *p.add(parent);
+                pos = parent;
+            }
+            *p.add(pos) = e;
+        }
+    }
+    /// Replaces the top (the heap is not empty) by `e`.
+    #[inline(always)]
+    fn replace_top(&mut self, e: Entry) {
+        let n = self.v.len();
+        assert!(n > 0);
+        let p = self.v.as_mut_ptr();
+        let (mut pos, mut child) = (0, 1);
+        // SAFETY: `child + 1 < n` in the loop, `child < n` after it when read; `pos` is 0 or
+        // a former `child`.
+        unsafe {
+            while child + 1 < n {
+                child += ((*p.add(child + 1)).key < (*p.add(child)).key) as usize;
+                if e.key <= (*p.add(child)).key {
+                    *p.add(pos) = e;
+                    return;
+                }
+                *p.add(pos) = *p.add(child);
+                pos = child;
+                child = 2 * pos + 1;
+            }
+            if child + 1 == n && (*p.add(child)).key < e.key {
+                *p.add(pos) = *p.add(child);
+                pos = child;
+            }
+            *p.add(pos) = e;
+        }
+    }
+    #[inline]
+    fn pop(&mut self) -> Option<Entry> {
+        let last = self.v.pop()?;
+        if self.v.is_empty() {
+            return Some(last);
+        }
+        let top = self.v[0];
+        self.replace_top(last);
+        Some(top)
     }
 }
 
@@ -109,25 +179,24 @@ enum Taken {
 
 /// Two heaps on one (time, seq) key space: link events and timers (module documentation).
 pub struct EventQueue {
-    links: BinaryHeap<Entry>,
-    timers: BinaryHeap<Entry>,
+    links: Heap,
+    timers: Heap,
     /// Key of the timer heap's earliest entry (`NO_KEY` if none), kept up to date so that
     /// a pop reads one field for the timers (they change rarely).
     timer_top: u128,
     taken: Taken,
+    /// Events ever scheduled, which is also the next sequence number.
     seq: u64,
-    /// Events ever scheduled (for the events/s benchmark figure).
-    pub scheduled: u64,
 }
 
 #[inline(always)]
-fn top_key(h: &BinaryHeap<Entry>) -> u128 {
+fn top_key(h: &Heap) -> u128 {
     h.peek().map_or(NO_KEY, |e| e.key)
 }
 
 /// Key of the earliest entry once the top is gone: one of its children.
 #[inline]
-fn next_key(h: &BinaryHeap<Entry>) -> u128 {
+fn next_key(h: &Heap) -> u128 {
     let h = h.as_slice();
     h[1..h.len().min(3)]
         .iter()
@@ -145,18 +214,21 @@ impl Default for EventQueue {
 impl EventQueue {
     pub fn with_capacity(n: usize) -> Self {
         EventQueue {
-            links: BinaryHeap::with_capacity(n),
-            timers: BinaryHeap::with_capacity(n),
+            links: Heap::with_capacity(n),
+            timers: Heap::with_capacity(n),
             timer_top: NO_KEY,
             taken: Taken::None,
             seq: 0,
-            scheduled: 0,
         }
     }
 
     #[inline]
     pub fn len(&self) -> usize {
         self.links.len() + self.timers.len() - (self.taken != Taken::None) as usize
+    }
+    /// Events ever scheduled.
+    pub fn scheduled(&self) -> u64 {
+        self.seq
     }
     #[inline]
     pub fn is_empty(&self) -> bool {
@@ -167,13 +239,12 @@ impl EventQueue {
     pub fn push(&mut self, at: Time, ev: Event) {
         let key = ((at.0 as u128) << 64) | self.seq as u128;
         self.seq += 1;
-        self.scheduled += 1;
         let e = Entry { key, ev };
         if ev.is_timer() {
             if self.taken == Taken::Timers {
                 self.taken = Taken::None;
                 // Overwrite the handed-out top; PeekMut sifts it down when dropped.
-                *self.timers.peek_mut().expect("taken top is present") = e;
+                self.timers.replace_top(e);
                 self.timer_top = top_key(&self.timers);
             } else {
                 self.timers.push(e);
@@ -181,7 +252,7 @@ impl EventQueue {
             }
         } else if self.taken == Taken::Links {
             self.taken = Taken::None;
-            *self.links.peek_mut().expect("taken top is present") = e;
+            self.links.replace_top(e);
         } else {
             self.links.push(e);
         }

@@ -9,13 +9,14 @@
 //! deadline; the engine arms one `Agent` event for the earliest and re-arms lazily.
 
 use qoslab_algo::meter::MeterVerdict;
-use qoslab_algo::{Color, DropReason, Duration, QueueView, Rng, Time};
+use qoslab_algo::{Color, Duration, QueueView, Rng, Time};
 
 use crate::arena::{Arena, IpEcn, Packet, PktId};
 pub use crate::build::{build_aqm, tcp_config, tfrc_pair};
 use crate::event::{Event, EventQueue};
 use crate::measure::delay::{self, DelayMeasure};
 use crate::net::link::{Conditioner, Link, MeterOracle};
+use crate::net::ring::Ring;
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::result::{self, RunResult};
 use crate::scenario::spec::{FlowKind, Scenario};
@@ -269,7 +270,7 @@ impl Simulator {
                 to: l.to as u32,
                 rate: l.rate,
                 delay: l.delay,
-                fifo: std::collections::VecDeque::new(),
+                fifo: Ring::new(),
                 view: QueueView::EMPTY,
                 aqm,
                 limit,
@@ -292,7 +293,7 @@ impl Simulator {
                 busy_until: Time::ZERO,
                 tx_cache: [(0, qoslab_algo::Duration(0)); 2],
                 free_pending: false,
-                pipe: std::collections::VecDeque::new(),
+                pipe: Ring::new(),
                 counters: QueueCounters::default(),
                 qlen: QueueLengthStats::default(),
                 monitored: scenario.output.monitor.is_empty(),
@@ -546,14 +547,24 @@ impl Simulator {
             match ev {
                 Event::Deliver { link } => self.on_deliver(link),
                 Event::LinkFree { link } => self.on_link_free(link),
-                Event::Shaper { link } => self.on_shaper(link),
-                Event::Web { pool } => self.on_web(pool),
-                Event::Agent { agent } => self.on_agent(agent),
-                Event::Sample => self.on_sample(),
-                Event::Warmup => self.on_warmup(),
+                _ => self.on_timer(ev),
             }
         }
         self.now = self.now.max(until);
+    }
+
+    /// The timer events, out of the loop's body (rare beside `Deliver` and `LinkFree`).
+    #[inline(never)]
+    fn on_timer(&mut self, ev: Event) {
+        match ev {
+            Event::Shaper { link } => self.on_shaper(link),
+            Event::Web { pool } => self.on_web(pool),
+            Event::Agent { agent } => self.on_agent(agent),
+            Event::Sample => self.on_sample(),
+            Event::Warmup => self.on_warmup(),
+            // The loop handles these itself and never passes them here.
+            Event::Deliver { .. } | Event::LinkFree { .. } => unreachable!("a link event"),
+        }
     }
 
     /// Runs to the end and returns the results (with the conservation check).
@@ -772,29 +783,8 @@ impl Simulator {
         self.forward(node, id);
     }
 
-    #[inline]
-    fn forward(&mut self, node: u32, id: PktId) {
-        let p = self.arena.get_mut(id);
-        let dst = p.dst_node;
-        if dst == node {
-            self.deliver(id);
-            return;
-        }
-        let li = self.routes.next_reachable(node, dst);
-        debug_assert!(li != NO_ROUTE && li == self.routes.next(node, dst));
-        // The link and the packet's slot are reached once for the whole hop (`hop`).
-        let l = &mut self.links[li as usize];
-        if l.cond.is_some() {
-            self.condition(li, id);
-            return;
-        }
-        let drop = hop::enqueue(self.now, li, l, p, id, &mut self.events, &mut self.delay);
-        if let Some(r) = drop {
-            self.drop_packet(li, id, r);
-        }
-    }
-
     /// A packet enters link `li`'s conditioner.
+    #[inline(never)]
     fn condition(&mut self, li: u32, id: PktId) {
         let now = self.now;
         let p = self.arena.get(id);
@@ -885,21 +875,8 @@ impl Simulator {
         self.enqueue(li, id);
     }
 
-    /// The head of a link's pipe reaches the far end; the next one (if any) is armed.
-    fn on_deliver(&mut self, li: u32) {
-        let l = &mut self.links[li as usize];
-        let Some((_, id)) = l.pipe.pop_front() else {
-            return;
-        };
-        let to = l.to;
-        if let Some(&(next, _)) = l.pipe.front() {
-            self.events.push(next, Event::Deliver { link: li });
-        }
-        self.forward(to, id);
-    }
-
     /// A packet reached its destination node.
-    #[inline]
+    #[inline(never)]
     fn deliver(&mut self, id: PktId) {
         let p = self.arena.get(id);
         if p.hdr.is_data() {
@@ -924,56 +901,15 @@ impl Simulator {
         self.arena.free(id);
     }
 
-    #[inline]
-    fn drop_packet(&mut self, link: u32, id: PktId, reason: DropReason) {
-        let p = self.arena.get(id);
-        let l = &mut self.links[link as usize];
-        l.counters.drops[reason.index()][p.color.index()] += 1;
-        l.counters.drop_bytes[reason.index()][p.color.index()] += p.size as u64;
-        self.discard(id);
-    }
-
     /// Frees a packet that will never arrive, counting it as dropped for its flow.
     #[inline]
     fn discard(&mut self, id: PktId) {
-        let p = *self.arena.get(id);
-        self.arena.free(id);
+        let p = self.arena.get(id);
         let fc = &mut self.flows[p.flow as usize].counters;
         fc.dropped_pkts += 1;
         fc.dropped_bytes += p.size as u64;
-        if p.hdr.is_data() {
-            fc.data_dropped += 1;
-        }
-    }
-
-    /// A packet arrives at a link's egress queue (`hop::enqueue`).
-    #[inline]
-    fn enqueue(&mut self, li: u32, id: PktId) {
-        let l = &mut self.links[li as usize];
-        let p = self.arena.get_mut(id);
-        let drop = hop::enqueue(self.now, li, l, p, id, &mut self.events, &mut self.delay);
-        if let Some(r) = drop {
-            self.drop_packet(li, id, r);
-        }
-    }
-
-    fn on_link_free(&mut self, li: u32) {
-        let now = self.now;
-        let l = &mut self.links[li as usize];
-        l.free_pending = false;
-        let Some(id) = l.fifo.pop_front() else { return };
-        let p = self.arena.get_mut(id);
-        l.view.pop(p.size, p.color);
-        l.qlen.on_change(now, l.view.pkts);
-        self.delay.on_dequeue(li, p, now);
-        let drop = hop::transmit(now, li, l, p, id, &mut self.events);
-        if !l.fifo.is_empty() {
-            l.free_pending = true;
-            self.events.push(l.busy_until, Event::LinkFree { link: li });
-        }
-        if let Some(r) = drop {
-            self.drop_packet(li, id, r);
-        }
+        fc.data_dropped += p.hdr.is_data() as u64;
+        self.arena.free(id);
     }
 
     fn on_sample(&mut self) {

@@ -13,54 +13,64 @@
 //! Packets in propagation wait in the link's `pipe`; one `Deliver` event per link is pending
 //! at a time, for the head of the pipe.
 
-use std::collections::VecDeque;
-
 use qoslab_algo::meter::Meter;
 use qoslab_algo::queue::{Aqm, QueueLimit};
 use qoslab_algo::shaper::{GreenOracle, Shaper};
 use qoslab_algo::{PacketView, QueueView, Rate, Rng, Time, Verdict};
 
 use crate::arena::PktId;
+use crate::net::ring::Ring;
 use crate::scenario::spec::{ConditionerSpec, LossSpec, MeterSpec};
 use crate::stats::{QueueCounters, QueueLengthStats};
 
+/// Field order is the memory layout (`repr(C)`, issue 13 session 8): what every hop reads
+/// and writes first (timing, pipe, FIFO, conditioner, loss, serialisation cache, queue view
+/// and limit: the first 208 bytes), then the queue-length statistics and the counters; the
+/// discipline's state (512 bytes, read only by active disciplines) and what only set-up and
+/// reports read come last. Rust's default layout orders fields by size and alignment, which
+/// spread a hop's fields over the whole 1,248 bytes. Measured at 10,000 flows (40,040
+/// links): 3.7 % fewer simulated D1 misses in the loop; at 20 flows no change.
+#[repr(C)]
 pub struct Link {
-    pub name: String,
-    pub from: u32,
-    pub to: u32,
-    pub rate: Rate,
-    pub delay: qoslab_algo::Duration,
-    pub fifo: VecDeque<PktId>,
-    pub view: QueueView,
-    pub aqm: Aqm,
-    pub limit: QueueLimit,
-    pub loss: Option<LossSpec>,
-    /// The configured loss marks ECT packets CE instead of dropping them.
-    pub loss_marks_ect: bool,
-    /// Stream for the discipline's random decisions.
-    pub aqm_rng: Rng,
-    /// Streams for configured loss, one per flow (indexed by flow id; empty without loss):
-    /// a flow's losses on this link do not depend on which packets other flows send, so
-    /// adding a flow leaves every other flow's loss pattern unchanged.
-    pub loss_rngs: Vec<Rng>,
+    // Hot: every hop.
     /// End of the current serialisation.
     pub busy_until: Time,
-    /// A LinkFree event is pending.
-    pub free_pending: bool,
+    pub delay: qoslab_algo::Duration,
     /// Packets propagating on the link, with their arrival times at the far end. Arrival
     /// times of one link never decrease (FIFO serialisation, constant delay), so only the
     /// head needs an event: the heap holds one entry per busy link, not per packet.
-    pub pipe: VecDeque<(Time, PktId)>,
-    pub counters: QueueCounters,
-    pub qlen: QueueLengthStats,
-    /// Whether this link's queue is reported (monitor list or any activity).
-    pub monitored: bool,
+    pub pipe: Ring<(Time, PktId)>,
+    pub fifo: Ring<PktId>,
     /// Ingress conditioning (shaper → meters) before the queue.
     pub cond: Option<Box<Conditioner>>,
+    pub to: u32,
+    /// A LinkFree event is pending.
+    pub free_pending: bool,
+    /// Whether this link's queue is reported (monitor list or any activity).
+    pub monitored: bool,
+    /// The configured loss marks ECT packets CE instead of dropping them.
+    pub loss_marks_ect: bool,
+    pub loss: Option<LossSpec>,
     /// Serialisation times of the last two packet sizes seen (size, time; size 0 = empty):
     /// `Rate::tx_time` is a u128 division, and a link carries few distinct sizes (data and
     /// ACKs). The cached value is the division's result, so timing is unchanged.
     pub tx_cache: [(u32, qoslab_algo::Duration); 2],
+    pub view: QueueView,
+    pub limit: QueueLimit,
+    pub qlen: QueueLengthStats,
+    pub counters: QueueCounters,
+    // Active disciplines only.
+    pub aqm: Aqm,
+    /// Stream for the discipline's random decisions.
+    pub aqm_rng: Rng,
+    // Configured loss only, set-up and reports.
+    /// Streams for configured loss, one per flow (indexed by flow id; empty without loss):
+    /// a flow's losses on this link do not depend on which packets other flows send, so
+    /// adding a flow leaves every other flow's loss pattern unchanged.
+    pub loss_rngs: Vec<Rng>,
+    pub rate: Rate,
+    pub from: u32,
+    pub name: String,
 }
 
 /// A link's ingress conditioner: an optional shaper holding packets (by arena id), then

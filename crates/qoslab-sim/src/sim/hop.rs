@@ -16,6 +16,9 @@ use crate::arena::{IpEcn, Packet, PktId};
 use crate::event::{Event, EventQueue};
 use crate::measure::delay::DelayMeasure;
 use crate::net::link::Link;
+use crate::net::routing::NO_ROUTE;
+
+use super::Simulator;
 
 /// Packet `p` (id `id`) arrives at link `li`'s egress queue at `now`. Returns the reason if
 /// the packet is dropped (by the discipline, the buffer limit or configured loss); it is then
@@ -121,4 +124,95 @@ pub(super) fn transmit(
         events.push(at, Event::Deliver { link: li });
     }
     None
+}
+
+/// The simulator's side of a hop: a packet arriving at a node (from a link's pipe or from an
+/// agent) and a link finishing a serialisation. The loop (`Simulator::run_until`) inlines
+/// `on_deliver` and `on_link_free`; delivery to an agent, conditioning and drops are out of
+/// line (session 8: the fused body no longer pays a call with its register saves per event).
+impl Simulator {
+    /// `hop_at` for packets from agents (`send`): one out-of-line copy, so the loop's own
+    /// copy in `on_deliver` saves no registers per event (session 8).
+    #[inline(never)]
+    pub(super) fn forward(&mut self, node: u32, id: PktId) {
+        self.hop_at(node, id)
+    }
+
+    /// Packet `id` is at `node`: delivered there, or queued on the link to the next node.
+    #[inline(always)]
+    fn hop_at(&mut self, node: u32, id: PktId) {
+        let p = self.arena.get_mut(id);
+        let dst = p.dst_node;
+        if dst == node {
+            self.deliver(id);
+            return;
+        }
+        let li = self.routes.next_reachable(node, dst);
+        debug_assert!(li != NO_ROUTE && li == self.routes.next(node, dst));
+        // The link and the packet's slot are reached once for the whole hop (`hop`).
+        let l = &mut self.links[li as usize];
+        if l.cond.is_some() {
+            self.condition(li, id);
+            return;
+        }
+        let drop = enqueue(self.now, li, l, p, id, &mut self.events, &mut self.delay);
+        if let Some(r) = drop {
+            self.drop_packet(li, id, r);
+        }
+    }
+
+    /// The head of a link's pipe reaches the far end; the next one (if any) is armed.
+    #[inline(always)]
+    pub(super) fn on_deliver(&mut self, li: u32) {
+        let l = &mut self.links[li as usize];
+        let Some((_, id)) = l.pipe.pop_front() else {
+            return;
+        };
+        let to = l.to;
+        if let Some(&(next, _)) = l.pipe.front() {
+            self.events.push(next, Event::Deliver { link: li });
+        }
+        self.hop_at(to, id);
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn drop_packet(&mut self, link: u32, id: PktId, reason: DropReason) {
+        let p = self.arena.get(id);
+        let l = &mut self.links[link as usize];
+        l.counters.drops[reason.index()][p.color.index()] += 1;
+        l.counters.drop_bytes[reason.index()][p.color.index()] += p.size as u64;
+        self.discard(id);
+    }
+
+    /// A packet arrives at a link's egress queue (`hop::enqueue`).
+    #[inline]
+    pub(super) fn enqueue(&mut self, li: u32, id: PktId) {
+        let l = &mut self.links[li as usize];
+        let p = self.arena.get_mut(id);
+        let drop = enqueue(self.now, li, l, p, id, &mut self.events, &mut self.delay);
+        if let Some(r) = drop {
+            self.drop_packet(li, id, r);
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn on_link_free(&mut self, li: u32) {
+        let now = self.now;
+        let l = &mut self.links[li as usize];
+        l.free_pending = false;
+        let Some(id) = l.fifo.pop_front() else { return };
+        let p = self.arena.get_mut(id);
+        l.view.pop(p.size, p.color);
+        l.qlen.on_change(now, l.view.pkts);
+        self.delay.on_dequeue(li, p, now);
+        let drop = transmit(now, li, l, p, id, &mut self.events);
+        if !l.fifo.is_empty() {
+            l.free_pending = true;
+            self.events.push(l.busy_until, Event::LinkFree { link: li });
+        }
+        if let Some(r) = drop {
+            self.drop_packet(li, id, r);
+        }
+    }
 }
