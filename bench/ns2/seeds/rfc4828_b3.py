@@ -26,7 +26,10 @@ come from web.tcl's heavier objects, orientation only).
 
 usage: python3 bench/ns2/seeds/rfc4828_b3.py [--sessions 25,100,400] [--seeds N] [--reuse]
                                              [--queue 100p] [--mss 1460]
-ns-2 per-run values are kept in bench/ns2/seeds/measured/rfc4828_b3_ns2.csv.
+                                             [--objects ns2suite|webtcl]
+ns-2 per-run values are kept in bench/ns2/seeds/measured/rfc4828_b3_ns2.csv (--objects webtcl:
+web.tcl's ParetoII(60, 1.05) objects on both sides, the RFC's; then the published values are
+like-for-like and the ns-2 runs go to measured/rfc4828_b3_s8web_ns2.csv; README section 12).
 """
 import argparse
 import csv
