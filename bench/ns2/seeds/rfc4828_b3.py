@@ -26,7 +26,10 @@ come from web.tcl's heavier objects, orientation only).
 
 usage: python3 bench/ns2/seeds/rfc4828_b3.py [--sessions 25,100,400] [--seeds N] [--reuse]
                                              [--queue 100p] [--mss 1460]
-ns-2 per-run values are kept in bench/ns2/seeds/measured/rfc4828_b3_ns2.csv.
+                                             [--objects ns2suite|webtcl]
+ns-2 per-run values are kept in bench/ns2/seeds/measured/rfc4828_b3_ns2.csv (--objects webtcl:
+web.tcl's ParetoII(60, 1.05) objects on both sides, the RFC's; then the published values are
+like-for-like and the ns-2 runs go to measured/rfc4828_b3_s8web_ns2.csv; README section 12).
 """
 import argparse
 import csv
@@ -40,6 +43,13 @@ import qoslab_run
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 RESULTS = os.path.join(HERE, "measured", "rfc4828_b3_ns2.csv")
+# --objects webtcl: web.tcl's object sizes on both sides; ns-2 runs kept apart from the above.
+RESULTS_WEBTCL = os.path.join(HERE, "measured", "rfc4828_b3_s8web_ns2.csv")
+# Web object sizes, ParetoII (mean packets, shape): "ns2suite" = ns-2's
+# tcl/test/test-suite-webtraf.tcl (this bench's rows before session 8), "webtcl" = Floyd's
+# web.tcl (RFC 4828's Tables 12-16 and qoslab's [[web]] default). The other web parameters are
+# the same in both (10 pages x 10 objects, Exp(1 s) page gaps, Exp(10 ms) object gaps).
+OBJECTS = {"ns2suite": (10, 1.2), "webtcl": (60, 1.05)}
 QUEUES = ["100p", "50000B", "red-p", "red-b", "ared-b", "red-b-markp", "ared-b-markp",
           "ared-b-ns2slope"]
 # "<queue>-m": ns-2's TCP matched to ours (syn_ false, rtxcur_init_ 1: rfc4828_b3.tcl);
@@ -59,15 +69,14 @@ ARED_BYTES = ('queue = { kind = "red", limit = "50000B", min_th = "2500B", max_t
 WEB = ('pages_per_session = 10\n'
        'objects_per_page = { dist = "constant", value = 10 }\n'
        'inter_page = { dist = "exponential", mean = "1s" }\n'
-       'inter_object = { dist = "exponential", mean = "10ms" }\n'
-       'object_size = { dist = "pareto2", mean = 10, shape = 1.2 }\n')
+       'inter_object = { dist = "exponential", mean = "10ms" }\n')
 COLS = ["tcp_send_kbps", "tcp_drop_rate", "tfrc_send_kbps", "tfrc_drop_rate"]
 
 
-def load_results():
+def load_results(path=RESULTS):
     res = {}
-    if os.path.exists(RESULTS):
-        with open(RESULTS) as f:
+    if os.path.exists(path):
+        with open(path) as f:
             for row in csv.DictReader(f):
                 k = (row.get("queue") or "100p", int(row.get("mss") or 1460),
                      int(row["sessions"]), int(row["seed"]))
@@ -75,24 +84,29 @@ def load_results():
     return res
 
 
-def save_results(res):
+def save_results(res, path=RESULTS):
     # Merge with the file as it is now, so runs of other queues saved meanwhile (by another
     # invocation) are kept; this invocation's values win for its own keys.
-    res = {**load_results(), **res}
-    with open(RESULTS, "w", newline="") as f:
+    res = {**load_results(path), **res}
+    with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["queue", "mss", "sessions", "seed"] + COLS)
         for k in sorted(res, key=lambda k: (QUEUES.index(k[0]), k[1], k[2], k[3])):
             w.writerow(list(k) + [f"{res[k][c]:.5f}" for c in COLS])
 
 
-def ns2(queue, mss, n, seed):
+def ns2(queue, mss, n, seed, objects="ns2suite"):
     m = re.search(r"-(?:mw|m|w)$", queue)
     base, m = (queue[:m.start()], m.group(0)) if m else (queue, "")
     qarg = (base[:-1] if base.endswith("p") and base[:-1].isdigit() else base) + m
     args = ["ns", os.path.join(HERE, "rfc4828_b3.tcl"), str(n), qarg, str(seed), str(mss)]
+    env = dict(os.environ)
+    env.pop("WEB_OBJSIZE", None)
+    if objects != "ns2suite":
+        env["WEB_OBJSIZE"] = "%s %s" % OBJECTS[objects]
     with tempfile.TemporaryDirectory() as d:
-        out = subprocess.run(args, check=True, capture_output=True, text=True, cwd=d).stdout
+        out = subprocess.run(args, check=True, capture_output=True, text=True, cwd=d,
+                             env=env).stdout
     r = {}
     for m in re.finditer(r"group=(\w+) sessions=\S+ send_kbps=([0-9.]+) drop_rate=([0-9.]+)", out):
         r[f"{m.group(1)}_send_kbps"] = float(m.group(2))
@@ -102,11 +116,13 @@ def ns2(queue, mss, n, seed):
     return r
 
 
-def scenario(queue, mss, n, request="segment"):
+def scenario(queue, mss, n, request="segment", objects="ns2suite"):
     queue = re.sub(r"-(?:mw|m|w)$", "", queue)
     base = "b3-droptail.toml" if queue in ("100p", "50000B") else "b4-red.toml"
     sc = open(os.path.join(ROOT, "scenarios", "rfc4828", base)).read()
-    web = WEB + f'request = "{request}"\n'
+    mean, shape = OBJECTS[objects]
+    web = (WEB + f'object_size = {{ dist = "pareto2", mean = {mean}, shape = {shape} }}\n'
+           f'request = "{request}"\n')
     for old, new in ((f"sessions = 100  # @sessions", f"sessions = {n}  # @sessions\n" + web),
                      (f"sessions = 50  # @revsessions",
                       f"sessions = {n // 2}  # @revsessions\n" + web)):
@@ -133,8 +149,8 @@ def scenario(queue, mss, n, request="segment"):
     return sc
 
 
-def ours(exe, queue, mss, n, seed, request="segment"):
-    r = qoslab_run.summary(exe, scenario(queue, mss, n, request), seed)
+def ours(exe, queue, mss, n, seed, request="segment", objects="ns2suite"):
+    r = qoslab_run.summary(exe, scenario(queue, mss, n, request, objects), seed)
     out = {}
     for g in ("tcp", "tfrc"):
         fl = [x for x in r["flows"] if re.fullmatch(g + r"\d+", x["name"])]
@@ -166,10 +182,16 @@ def main():
     ap.add_argument("--mss", type=int, default=1460)
     ap.add_argument("--request", default="segment", choices=["segment", "none"],
                     help="our web pools' request leg (default: ns-2 WebTraf's one segment)")
+    ap.add_argument("--objects", default="ns2suite", choices=sorted(OBJECTS),
+                    help="web object sizes on both sides: ns2suite = ParetoII(10, 1.2) of ns-2's "
+                         "test-suite-webtraf.tcl (default), webtcl = ParetoII(60, 1.05) of "
+                         "web.tcl (the RFC's); webtcl keeps its ns-2 runs in "
+                         "measured/rfc4828_b3_s8web_ns2.csv")
     ap.add_argument("--qoslab", default=os.path.join(ROOT, "target", "release", "qoslab"))
     a = ap.parse_args()
     ns_list = [int(x) for x in a.sessions.split(",")]
-    res = load_results()
+    rpath = RESULTS if a.objects == "ns2suite" else RESULTS_WEBTCL
+    res = load_results(rpath)
     nsq = NS2_SIDE.get(a.queue, a.queue)
     m = re.search(r"-(?:mw|m|w)$", a.queue)
     if m and a.queue[:m.start()] in NS2_SIDE:
@@ -178,17 +200,20 @@ def main():
         for s in range(1, a.seeds + 1):
             k = (nsq, a.mss, n, s)
             if not a.reuse or k not in res:
-                res[k] = ns2(nsq, a.mss, n, s)
-                save_results(res)
+                res[k] = ns2(nsq, a.mss, n, s, a.objects)
+                save_results(res, rpath)
     pub = published(a.queue, a.mss)
-    print(f"\n### RFC 4828 App. B set-up, queue {a.queue}, long-lived TCP {a.mss} B (ns-2 "
-          f"example web parameters; our request leg: {a.request}): mean of seeds "
-          f"1..{a.seeds}, ranges over the seeds\n")
-    print("| web sessions | column | published (web.tcl objects) | ns-2.35 | ns-2 range | qoslab | "
-          "qoslab range | qoslab - ns-2 |")
-    print("|" + "---|" * 8)
+    objs = {"ns2suite": "ns-2 example web parameters, objects ParetoII(10, 1.2)",
+            "webtcl": "web.tcl objects ParetoII(60, 1.05) on both sides"}[a.objects]
+    print(f"\n### RFC 4828 App. B set-up, queue {a.queue}, long-lived TCP {a.mss} B ({objs}; "
+          f"our request leg: {a.request}): mean of seeds 1..{a.seeds}, ranges over the seeds\n")
+    pubh = "published (web.tcl objects)" if a.objects == "ns2suite" else "published"
+    print(f"| web sessions | column | {pubh} | ns-2.35 | ns-2 range | qoslab | "
+          "qoslab range | qoslab - ns-2 | ns-2 - published | qoslab - published |")
+    print("|" + "---|" * 10)
     for n in ns_list:
-        q = [ours(a.qoslab, a.queue, a.mss, n, s, a.request) for s in range(1, a.seeds + 1)]
+        q = [ours(a.qoslab, a.queue, a.mss, n, s, a.request, a.objects)
+             for s in range(1, a.seeds + 1)]
         for c in COLS:
             nv = [res[(nsq, a.mss, n, s)][c] for s in range(1, a.seeds + 1)]
             qv = [x[c] for x in q]
@@ -196,9 +221,11 @@ def main():
             dec = 2 if "kbps" in c else 4
             p = pub.get(n, {}).get(c)
             rel = f" ({100 * (qm - nm) / nm:+.1f}%)" if nm else ""
+            vp = ["—", "—"] if p is None else [f"{100 * (v - p) / p:+.1f}%" for v in (nm, qm)]
             print(f"| {n} | {c} | {'—' if p is None else f'{p:.{dec}f}'} | {nm:.{dec}f} | "
                   f"{min(nv):.{dec}f}..{max(nv):.{dec}f} | {qm:.{dec}f} | "
-                  f"{min(qv):.{dec}f}..{max(qv):.{dec}f} | {qm - nm:+.{dec}f}{rel} |")
+                  f"{min(qv):.{dec}f}..{max(qv):.{dec}f} | {qm - nm:+.{dec}f}{rel} | "
+                  f"{vp[0]} | {vp[1]} |")
 
 
 if __name__ == "__main__":

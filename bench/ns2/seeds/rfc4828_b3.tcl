@@ -7,7 +7,8 @@
 # segments; per session 10 pages of a constant 10 objects (the counts of Floyd's web.tcl,
 # qoslab's defaults), inter-page Exp(1 s), inter-object Exp(10 ms) and object sizes
 # ParetoII(avg 10 packets, shape 1.2): the distributions of ns-2's own
-# tcl/test/test-suite-webtraf.tcl (create-session). Sessions start uniformly in [0, 100 s);
+# tcl/test/test-suite-webtraf.tcl (create-session); WEB_OBJSIZE="60 1.05" in the environment
+# gives web.tcl's object sizes instead (RFC 4828's). Sessions start uniformly in [0, 100 s);
 # a reverse pool (servers on R2's side) with half as many sessions.
 #
 # usage: ns rfc4828_b3.tcl <web_sessions> <queue> <seed> [mss [trace]]
@@ -56,6 +57,21 @@ set web_iw_fresh [expr {[regsub {\-mw$} $qlim {-m} qlim] || [regsub {\-w$} $qlim
 if {[regsub {\-m$} $qlim {} qlim]} {
     Agent/TCP set syn_ false
     Agent/TCP set rtxcur_init_ 1.0
+}
+# Web object sizes, ParetoII avg_ (packets) and shape_: test-suite-webtraf.tcl's 10 and 1.2
+# unless the environment variable WEB_OBJSIZE="<avg> <shape>" is set (e.g. "60 1.05": Floyd's
+# web.tcl objects, RFC 4828's Tables 12-16 and qoslab's [[web]] default; issue 14, session 8).
+global env
+if {[info exists env(WEB_OBJSIZE)]} {
+    lassign $env(WEB_OBJSIZE) obj_avg obj_shape
+    if {![string is double -strict $obj_avg] || ![string is double -strict $obj_shape] ||
+        $obj_avg <= 0 || $obj_shape <= 1} {
+        puts stderr "WEB_OBJSIZE=\"$env(WEB_OBJSIZE)\": want \"<avg > 0> <shape > 1>\""
+        exit 2
+    }
+} else {
+    set obj_avg 10
+    set obj_shape 1.2
 }
 set ns [new Simulator]
 global defaultRNG
@@ -221,7 +237,7 @@ set sstart [new RandomVariable/Uniform]
 $sstart set min_ 0.0
 $sstart set max_ 100.0
 proc pool {clients servers n fid} {
-    global sstart
+    global sstart obj_avg obj_shape
     set pool [new PagePool/WebTraf]
     $pool set sameFid_ $fid
     $pool set-num-client [llength $clients]
@@ -239,8 +255,8 @@ proc pool {clients servers n fid} {
         set interObj [new RandomVariable/Exponential]
         $interObj set avg_ 0.01
         set objSize [new RandomVariable/ParetoII]
-        $objSize set avg_ 10
-        $objSize set shape_ 1.2
+        $objSize set avg_ $obj_avg
+        $objSize set shape_ $obj_shape
         $pool create-session $i 10 [$sstart value] $interPage $pageSize $interObj $objSize
     }
     return $pool
