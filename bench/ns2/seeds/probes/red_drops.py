@@ -22,6 +22,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TCL = os.path.join(HERE, "..", "rfc4828_b3.tcl")
 
 
+def red_arrival_averages(tr):
+    """(times, RED averages) of the arrivals in the `.red` sample file beside trace `tr`
+    (lines `a <t> <avg>` written by rfc4828_b3.tcl's RED probe)."""
+    at, av = [], []
+    for line in open(tr + ".red"):
+        k, t, v = line.split()
+        if k == "a":
+            at.append(float(t))
+            av.append(float(v))
+    return at, av
+
+
 def group(fid, size):
     if fid <= 5:
         return "tcp"
@@ -41,12 +53,7 @@ def main():
         tr = os.path.join(d, "q.tr")
         out = subprocess.run(["ns", TCL, n, queue, seed, mss, tr], check=True,
                              capture_output=True, text=True, cwd=d).stdout
-        at, av = [], []
-        for line in open(tr + ".red"):
-            k, t, v = line.split()
-            if k == "a":
-                at.append(float(t))
-                av.append(float(v))
+        at, av = red_arrival_averages(tr)
         arr = collections.Counter()
         drops = collections.Counter()
         qb = 0  # waiting bytes (or packets) in R1 -> R2's queue

@@ -36,6 +36,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 import rfc4828_b3  # noqa: E402
+from red_drops import red_arrival_averages  # noqa: E402  (this directory)
 
 ROOT = rfc4828_b3.ROOT
 T0, T1 = 50.0, 100.0
@@ -50,12 +51,7 @@ def ns2_group(fid):
 
 def ns2_arrivals(tr):
     """(t, group, size, verdict, bytes waiting before, RED average after) per arrival."""
-    at, av = [], []
-    for line in open(tr + ".red"):
-        k, t, v = line.split()
-        if k == "a":
-            at.append(float(t))
-            av.append(float(v))
+    at, av = red_arrival_averages(tr)
     qb, pend = 0, None
     for line in open(tr):
         f = line.split()
