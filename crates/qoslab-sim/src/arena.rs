@@ -60,12 +60,21 @@ impl Packet {
     }
 }
 
+/// An arena slot: one packet, 64-byte aligned, so its 128 bytes are exactly two cache lines
+/// (issue 13, session 9). `Vec<Packet>` is only 8-byte aligned, so most packets straddled
+/// three lines, and a hop (destination, size, colour, ECN and flow near the end; queue
+/// times at the start) often touched all three. Measured on the RED bench dumbbell
+/// (cachegrind, `qoslab-prof`): D1 misses 6.22 M -> 4.57 M (-27 %), instructions unchanged.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Slot(Packet);
+
 /// The arena. Whether a slot is live is not stored on the per-packet path: a slot is live
 /// unless it is on the free list, which `live_packets` (end of run) reconstructs; debug
 /// builds keep per-slot flags to catch a double free.
 #[derive(Default)]
 pub struct Arena {
-    slots: Vec<Packet>,
+    slots: Vec<Slot>,
     free: Vec<PktId>,
     in_use: u32,
     #[cfg(debug_assertions)]
@@ -87,14 +96,14 @@ impl Arena {
     pub fn alloc(&mut self, p: Packet) -> PktId {
         self.in_use += 1;
         if let Some(id) = self.free.pop() {
-            self.slots[id as usize] = p;
+            self.slots[id as usize] = Slot(p);
             #[cfg(debug_assertions)]
             {
                 self.live[id as usize] = true;
             }
             id
         } else {
-            self.slots.push(p);
+            self.slots.push(Slot(p));
             #[cfg(debug_assertions)]
             self.live.push(true);
             (self.slots.len() - 1) as PktId
@@ -114,12 +123,12 @@ impl Arena {
 
     #[inline]
     pub fn get(&self, id: PktId) -> &Packet {
-        &self.slots[id as usize]
+        &self.slots[id as usize].0
     }
 
     #[inline]
     pub fn get_mut(&mut self, id: PktId) -> &mut Packet {
-        &mut self.slots[id as usize]
+        &mut self.slots[id as usize].0
     }
 
     pub fn in_use(&self) -> u32 {
@@ -137,6 +146,6 @@ impl Arena {
             .iter()
             .zip(free)
             .filter(|(_, f)| !f)
-            .map(|(p, _)| p)
+            .map(|(p, _)| &p.0)
     }
 }
