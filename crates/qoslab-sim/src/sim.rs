@@ -32,13 +32,18 @@ use qoslab_algo::tfrc;
 pub use web::{WebPool, WebTag};
 
 /// Something attached to a node that sends or receives packets.
+///
+/// The TCP sender (560 bytes), TCP receiver (184) and TFRC sender (496) are held in place,
+/// next to the agent's addressing, so a delivery or timer reaches their state without a
+/// pointer load (issue 13); the TFRC receiver (2,544 bytes, its loss history) stays boxed,
+/// or every agent would grow to its size.
 pub enum AgentKind {
     Udp(UdpSource),
     /// Receives packets; the engine counts them.
     Sink,
     /// A TCP sender; `start`: when its application starts, `stop`: when it stops sending.
     TcpSender {
-        tcp: Box<TcpSender>,
+        tcp: TcpSender,
         wire: TcpWire,
         start: Time,
         stop: Time,
@@ -46,12 +51,12 @@ pub enum AgentKind {
     },
     /// A TCP receiver.
     TcpReceiver {
-        tcp: Box<TcpReceiver>,
+        tcp: TcpReceiver,
         ack_size: u32,
     },
     /// A TFRC sender (created when its application starts).
     TfrcSender {
-        tfrc: Box<tfrc::Sender>,
+        tfrc: tfrc::Sender,
         header: u32,
         start: Time,
         stop: Time,
@@ -373,7 +378,7 @@ impl Simulator {
                     let cfg = tcp_config(t).map_err(|e| format!("flow `{}`: {e}", f.name))?;
                     let app = t.bytes.map(App::Bytes).unwrap_or(App::Bulk);
                     let snd = AgentKind::TcpSender {
-                        tcp: Box::new(TcpSender::new(&cfg, app)),
+                        tcp: TcpSender::new(&cfg, app),
                         wire: TcpWire { header: t.header },
                         start,
                         stop,
@@ -390,7 +395,7 @@ impl Simulator {
                     let label = if t.small_packet { "tfrc-sp" } else { "tfrc" };
                     (
                         AgentKind::TfrcSender {
-                            tfrc: Box::new(snd),
+                            tfrc: snd,
                             header: t.header,
                             start,
                             stop,
@@ -404,7 +409,7 @@ impl Simulator {
                 FlowKind::Tcp(t) => {
                     let cfg = tcp_config(t).map_err(|e| format!("flow `{}`: {e}", f.name))?;
                     AgentKind::TcpReceiver {
-                        tcp: Box::new(TcpReceiver::new(&cfg)),
+                        tcp: TcpReceiver::new(&cfg),
                         ack_size: t.ack_size,
                     }
                 }
