@@ -670,27 +670,30 @@ impl Simulator {
         let before = tcp.delivered();
         let ack = tcp.on_segment_ce(now, seg, p.ecn == IpEcn::Ce);
         let fresh = tcp.delivered() - before;
-        // The delayed-ACK deadline after this segment (sending the ACK below changes no
-        // receiver state).
-        let deadline = tcp.poll_timeout();
         let ack_size = *ack_size;
         self.flows[addr.flow as usize].counters.goodput_bytes += fresh;
         if let Some(ack) = ack {
-            let id = self
-                .arena
-                .alloc(addr.packet(now, ack_size, WireHeader::TcpAck(ack)));
-            self.send_agent_packet(addr, id, ack_size, None);
+            // The receiver's only packet, sent after all its processing: at once, even to a
+            // peer on this node (as the outbox would have sent it).
+            let hdr = WireHeader::TcpAck(ack);
+            let id = self.arena.alloc(addr.packet(now, ack_size, hdr));
+            self.count_sent(addr.flow, ack_size, None);
+            self.forward(addr.node, id);
         }
-        self.flush_outbox();
+        // The deadline is read after the send (a peer on this node may have answered).
         let agent = &mut self.agents[a as usize];
+        let AgentKind::TcpReceiver { tcp, .. } = &agent.kind else {
+            return;
+        };
+        let deadline = tcp.poll_timeout();
         self.events
             .arm(&mut agent.armed, deadline, now, Event::Agent { agent: a });
     }
 
     /// A TCP ACK (packet `id`, read in place; `deliver` frees it afterwards) reached its
     /// agent: the sender processes it and sends what its windows allow, one segment at a
-    /// time (`send_agent_packet`), then its retransmission timer is armed; a finished web
-    /// transfer is closed instead.
+    /// time, then its retransmission timer is armed; a finished web transfer is closed
+    /// instead.
     #[inline(always)]
     fn tcp_ack(&mut self, id: PktId) {
         let now = self.now;
@@ -717,21 +720,40 @@ impl Simulator {
                 self.delay.on_rtt(addr.flow, r);
             }
         }
+        // A peer on this node would be delivered each segment during its send, and its ACK
+        // could reach this sender before it has made all its segments: those wait in the
+        // outbox (`flush_outbox`) until the sender is done, as every agent's packets did
+        // before.
+        let same_node = addr.peer_node == addr.node;
         if now >= *start && now < *stop {
             // The sender is looked up again after each send: nothing on the way out touches
-            // agents (`send_agent_packet`), so it is the same sender in the same state.
+            // agents (other than a peer on this node), so it is the same sender in the same
+            // state.
             while let AgentKind::TcpSender { tcp, wire, .. } = &mut self.agents[a as usize].kind {
                 let Some(seg) = tcp.poll_transmit(now) else {
                     break;
                 };
                 let size = seg.len + wire.header;
-                let id = self
-                    .arena
-                    .alloc(addr.packet(now, size, WireHeader::TcpData(seg)));
-                self.send_agent_packet(addr, id, size, Some(seg));
+                let hdr = WireHeader::TcpData(seg);
+                let id = self.arena.alloc(addr.packet(now, size, hdr));
+                if same_node {
+                    self.outbox.push((addr.node, id));
+                } else {
+                    self.count_sent(addr.flow, size, Some(seg));
+                    self.forward(addr.node, id);
+                }
             }
         }
-        self.flush_outbox();
+        let agent = &self.agents[a as usize];
+        let finished = agent.web.is_some()
+            && matches!(&agent.kind, AgentKind::TcpSender { tcp, .. } if tcp.is_complete());
+        if same_node {
+            self.flush_outbox();
+        }
+        if finished {
+            self.finish_transfer(a);
+            return;
+        }
         let agent = &mut self.agents[a as usize];
         let AgentKind::TcpSender {
             tcp,
@@ -743,27 +765,16 @@ impl Simulator {
         else {
             return;
         };
-        if agent.web.is_some() && tcp.is_complete() {
-            self.finish_transfer(a);
-            return;
-        }
         let d = sender_deadline(*started, *start, *stop, now, || tcp.poll_timeout());
         self.events
             .arm(&mut agent.armed, d, now, Event::Agent { agent: a });
     }
 
-    /// Sends packet `id` (`size` wire bytes; `seg`: the TCP segment it carries, if data),
-    /// just built by the agent at `addr`, as `send` would. When its peer is on the same
-    /// node, the packet would be delivered to the peer during the send, whose reply could
-    /// reach this agent before it has made all its packets; such packets wait in the outbox
-    /// (`flush_outbox`, after the agent is done), as every agent's packets did before.
+    /// Counts a packet an agent sends (`size` wire bytes; `seg`: the TCP segment it
+    /// carries, if data) for its flow, as `send` does.
     #[inline(always)]
-    fn send_agent_packet(&mut self, addr: Addr, id: PktId, size: u32, seg: Option<Segment>) {
-        if addr.peer_node == addr.node {
-            self.outbox.push((addr.node, id));
-            return;
-        }
-        let fc = &mut self.flows[addr.flow as usize].counters;
+    fn count_sent(&mut self, flow: u32, size: u32, seg: Option<Segment>) {
+        let fc = &mut self.flows[flow as usize].counters;
         fc.sent_pkts += 1;
         fc.sent_bytes += size as u64;
         if let Some(seg) = seg {
@@ -772,7 +783,6 @@ impl Simulator {
             fc.payload_bytes += seg.len as u64;
             fc.retx_pkts += seg.retransmission as u64;
         }
-        self.forward(addr.node, id);
     }
 
     /// Packet `id` (UDP or TFRC) reached the agent it is addressed to. It is read in place
