@@ -26,19 +26,24 @@ use crate::traffic::web::WebTraffic;
 
 mod hop;
 mod web;
-use crate::transport::tcp::{App, TcpReceiver, TcpSender};
+use crate::transport::tcp::{App, Segment, TcpReceiver, TcpSender};
 use crate::transport::WireHeader;
 use qoslab_algo::tfrc;
 pub use web::{WebPool, WebTag};
 
 /// Something attached to a node that sends or receives packets.
+///
+/// The TCP sender (560 bytes), TCP receiver (184) and TFRC sender (496) are held in place,
+/// next to the agent's addressing, so a delivery or timer reaches their state without a
+/// pointer load (issue 13); the TFRC receiver (2,544 bytes, its loss history) stays boxed,
+/// or every agent would grow to its size.
 pub enum AgentKind {
     Udp(UdpSource),
     /// Receives packets; the engine counts them.
     Sink,
     /// A TCP sender; `start`: when its application starts, `stop`: when it stops sending.
     TcpSender {
-        tcp: Box<TcpSender>,
+        tcp: TcpSender,
         wire: TcpWire,
         start: Time,
         stop: Time,
@@ -46,12 +51,12 @@ pub enum AgentKind {
     },
     /// A TCP receiver.
     TcpReceiver {
-        tcp: Box<TcpReceiver>,
+        tcp: TcpReceiver,
         ack_size: u32,
     },
     /// A TFRC sender (created when its application starts).
     TfrcSender {
-        tfrc: Box<tfrc::Sender>,
+        tfrc: tfrc::Sender,
         header: u32,
         start: Time,
         stop: Time,
@@ -373,7 +378,7 @@ impl Simulator {
                     let cfg = tcp_config(t).map_err(|e| format!("flow `{}`: {e}", f.name))?;
                     let app = t.bytes.map(App::Bytes).unwrap_or(App::Bulk);
                     let snd = AgentKind::TcpSender {
-                        tcp: Box::new(TcpSender::new(&cfg, app)),
+                        tcp: TcpSender::new(&cfg, app),
                         wire: TcpWire { header: t.header },
                         start,
                         stop,
@@ -390,7 +395,7 @@ impl Simulator {
                     let label = if t.small_packet { "tfrc-sp" } else { "tfrc" };
                     (
                         AgentKind::TfrcSender {
-                            tfrc: Box::new(snd),
+                            tfrc: snd,
                             header: t.header,
                             start,
                             stop,
@@ -404,7 +409,7 @@ impl Simulator {
                 FlowKind::Tcp(t) => {
                     let cfg = tcp_config(t).map_err(|e| format!("flow `{}`: {e}", f.name))?;
                     AgentKind::TcpReceiver {
-                        tcp: Box::new(TcpReceiver::new(&cfg)),
+                        tcp: TcpReceiver::new(&cfg),
                         ack_size: t.ack_size,
                     }
                 }
@@ -638,10 +643,152 @@ impl Simulator {
         self.arm(a);
     }
 
-    /// Packet `id` reached the agent it is addressed to. It is read in place in its arena
-    /// slot (not copied out), which `deliver` frees after this returns; the borrow checker
-    /// ensures every read of it comes before the agent allocates its reply.
-    #[inline]
+    /// A TCP data segment (packet `id`, read in place; `deliver` frees it afterwards)
+    /// reached its agent: the receiver processes it, its ACK (if any) is sent, and the
+    /// receiver's delayed-ACK timer is armed.
+    ///
+    /// The delivery path tests the packet's kind once (`deliver`) and comes here for TCP
+    /// data; the agent's kind is then a compare that agrees with it, not a second jump
+    /// through a table (session 9: the three per-delivery jump tables, on the header, on
+    /// (agent, header) and in `arm`, caused nearly all simulated indirect mispredictions).
+    #[inline(always)]
+    fn tcp_data(&mut self, id: PktId) {
+        let now = self.now;
+        let p = self.arena.get(id);
+        let WireHeader::TcpData(seg) = &p.hdr else {
+            return;
+        };
+        let a = p.dst_agent;
+        let agent = &mut self.agents[a as usize];
+        if agent.gen != p.dst_gen {
+            return; // for a finished transfer whose slot has been reused
+        }
+        let addr = agent.addr();
+        let AgentKind::TcpReceiver { tcp, ack_size } = &mut agent.kind else {
+            return;
+        };
+        let before = tcp.delivered();
+        let ack = tcp.on_segment_ce(now, seg, p.ecn == IpEcn::Ce);
+        let fresh = tcp.delivered() - before;
+        let ack_size = *ack_size;
+        self.flows[addr.flow as usize].counters.goodput_bytes += fresh;
+        if let Some(ack) = ack {
+            // The receiver's only packet, sent after all its processing: at once, even to a
+            // peer on this node (as the outbox would have sent it).
+            let hdr = WireHeader::TcpAck(ack);
+            let id = self.arena.alloc(addr.packet(now, ack_size, hdr));
+            self.count_sent(addr.flow, ack_size, None);
+            self.forward(addr.node, id);
+        }
+        // The deadline is read after the send (a peer on this node may have answered).
+        let agent = &mut self.agents[a as usize];
+        let AgentKind::TcpReceiver { tcp, .. } = &agent.kind else {
+            return;
+        };
+        let deadline = tcp.poll_timeout();
+        self.events
+            .arm(&mut agent.armed, deadline, now, Event::Agent { agent: a });
+    }
+
+    /// A TCP ACK (packet `id`, read in place; `deliver` frees it afterwards) reached its
+    /// agent: the sender processes it and sends what its windows allow, one segment at a
+    /// time, then its retransmission timer is armed; a finished web transfer is closed
+    /// instead.
+    #[inline(always)]
+    fn tcp_ack(&mut self, id: PktId) {
+        let now = self.now;
+        let p = self.arena.get(id);
+        let WireHeader::TcpAck(ack) = &p.hdr else {
+            return;
+        };
+        let a = p.dst_agent;
+        let agent = &mut self.agents[a as usize];
+        if agent.gen != p.dst_gen {
+            return; // for a finished transfer whose slot has been reused
+        }
+        let addr = agent.addr();
+        let AgentKind::TcpSender {
+            tcp, start, stop, ..
+        } = &mut agent.kind
+        else {
+            return;
+        };
+        let samples = tcp.stats().rtt_samples;
+        tcp.on_ack(now, ack);
+        if tcp.stats().rtt_samples != samples {
+            if let Some(r) = tcp.rtt_estimator().last_sample() {
+                self.delay.on_rtt(addr.flow, r);
+            }
+        }
+        // A peer on this node would be delivered each segment during its send, and its ACK
+        // could reach this sender before it has made all its segments: those wait in the
+        // outbox (`flush_outbox`) until the sender is done, as every agent's packets did
+        // before.
+        let same_node = addr.peer_node == addr.node;
+        if now >= *start && now < *stop {
+            // The sender is looked up again after each send: nothing on the way out touches
+            // agents (other than a peer on this node), so it is the same sender in the same
+            // state.
+            while let AgentKind::TcpSender { tcp, wire, .. } = &mut self.agents[a as usize].kind {
+                let Some(seg) = tcp.poll_transmit(now) else {
+                    break;
+                };
+                let size = seg.len + wire.header;
+                let hdr = WireHeader::TcpData(seg);
+                let id = self.arena.alloc(addr.packet(now, size, hdr));
+                if same_node {
+                    self.outbox.push((addr.node, id));
+                } else {
+                    self.count_sent(addr.flow, size, Some(seg));
+                    self.forward(addr.node, id);
+                }
+            }
+        }
+        let agent = &self.agents[a as usize];
+        let finished = agent.web.is_some()
+            && matches!(&agent.kind, AgentKind::TcpSender { tcp, .. } if tcp.is_complete());
+        if same_node {
+            self.flush_outbox();
+        }
+        if finished {
+            self.finish_transfer(a);
+            return;
+        }
+        let agent = &mut self.agents[a as usize];
+        let AgentKind::TcpSender {
+            tcp,
+            start,
+            stop,
+            started,
+            ..
+        } = &agent.kind
+        else {
+            return;
+        };
+        let d = sender_deadline(*started, *start, *stop, now, || tcp.poll_timeout());
+        self.events
+            .arm(&mut agent.armed, d, now, Event::Agent { agent: a });
+    }
+
+    /// Counts a packet an agent sends (`size` wire bytes; `seg`: the TCP segment it
+    /// carries, if data) for its flow, as `send` does.
+    #[inline(always)]
+    fn count_sent(&mut self, flow: u32, size: u32, seg: Option<Segment>) {
+        let fc = &mut self.flows[flow as usize].counters;
+        fc.sent_pkts += 1;
+        fc.sent_bytes += size as u64;
+        if let Some(seg) = seg {
+            fc.data_pkts += 1;
+            fc.data_bytes += size as u64;
+            fc.payload_bytes += seg.len as u64;
+            fc.retx_pkts += seg.retransmission as u64;
+        }
+    }
+
+    /// Packet `id` (UDP or TFRC) reached the agent it is addressed to. It is read in place
+    /// in its arena slot (not copied out), which `deliver` frees after this returns; the
+    /// borrow checker ensures every read of it comes before the agent allocates its reply.
+    #[inline(never)]
     fn agent_receive(&mut self, id: PktId) {
         let now = self.now;
         let p = self.arena.get(id);
@@ -652,54 +799,7 @@ impl Simulator {
         }
         let addr = agent.addr();
         let flow = addr.flow;
-        let mut finished = false;
         match (&mut agent.kind, &p.hdr) {
-            (AgentKind::TcpReceiver { tcp, ack_size }, WireHeader::TcpData(seg)) => {
-                let before = tcp.delivered();
-                let ack = tcp.on_segment_ce(now, seg, p.ecn == IpEcn::Ce);
-                let fresh = tcp.delivered() - before;
-                self.flows[flow as usize].counters.goodput_bytes += fresh;
-                if let Some(ack) = ack {
-                    addr.put(
-                        &mut self.arena,
-                        &mut self.outbox,
-                        now,
-                        *ack_size,
-                        WireHeader::TcpAck(ack),
-                    );
-                }
-            }
-            (
-                AgentKind::TcpSender {
-                    tcp,
-                    wire,
-                    start,
-                    stop,
-                    ..
-                },
-                WireHeader::TcpAck(ack),
-            ) => {
-                let samples = tcp.stats().rtt_samples;
-                tcp.on_ack(now, ack);
-                if tcp.stats().rtt_samples != samples {
-                    if let Some(r) = tcp.rtt_estimator().last_sample() {
-                        self.delay.on_rtt(flow, r);
-                    }
-                }
-                if now >= *start && now < *stop {
-                    while let Some(seg) = tcp.poll_transmit(now) {
-                        let size = seg.len + wire.header;
-                        addr.put(
-                            &mut self.arena,
-                            &mut self.outbox,
-                            now,
-                            size,
-                            WireHeader::TcpData(seg),
-                        );
-                    }
-                }
-                finished = agent.web.is_some() && tcp.is_complete();
-            }
             (
                 AgentKind::TfrcReceiver {
                     tfrc,
@@ -737,11 +837,7 @@ impl Simulator {
             _ => return,
         }
         self.flush_outbox();
-        if finished {
-            self.finish_transfer(a);
-        } else {
-            self.arm(a);
-        }
+        self.arm(a);
     }
 
     /// Sends every packet the agents produced.
@@ -879,26 +975,45 @@ impl Simulator {
     #[inline(never)]
     fn deliver(&mut self, id: PktId) {
         let p = self.arena.get(id);
+        let fc = &mut self.flows[p.flow as usize].counters;
+        fc.delivered_pkts += 1;
+        fc.delivered_bytes += p.size as u64;
+        // One test of the header's kind per delivery, as compares (TCP ACK, TCP data, the
+        // rest), not a jump table; the TCP paths are inlined here.
+        if let WireHeader::TcpAck(_) = p.hdr {
+            self.tcp_ack(id);
+        } else if let WireHeader::TcpData(_) = p.hdr {
+            fc.delivered_by_color[p.color.index()] += p.size as u64;
+            self.delay.on_deliver(p, self.now);
+            self.tcp_data(id);
+        } else {
+            self.deliver_other(id);
+        }
+        // Freed once read (the agent read it in place); no result depends on which slot
+        // the agent's reply took.
+        self.arena.free(id);
+    }
+
+    /// `deliver` for UDP and TFRC packets.
+    #[inline(never)]
+    fn deliver_other(&mut self, id: PktId) {
+        let p = self.arena.get(id);
         if p.hdr.is_data() {
             self.delay.on_deliver(p, self.now);
         }
         let fc = &mut self.flows[p.flow as usize].counters;
-        fc.delivered_pkts += 1;
-        fc.delivered_bytes += p.size as u64;
         match p.hdr {
             WireHeader::Udp { .. } => {
                 fc.goodput_bytes += p.size as u64;
                 fc.delivered_by_color[p.color.index()] += p.size as u64;
             }
-            WireHeader::TcpData(_) | WireHeader::TfrcData(_) => {
+            WireHeader::TfrcData(_) => {
                 fc.delivered_by_color[p.color.index()] += p.size as u64;
                 self.agent_receive(id);
             }
-            WireHeader::TcpAck(_) | WireHeader::TfrcFeedback(_) => self.agent_receive(id),
+            WireHeader::TfrcFeedback(_) => self.agent_receive(id),
+            WireHeader::TcpData(_) | WireHeader::TcpAck(_) => unreachable!("TCP: `deliver`"),
         }
-        // Freed once read (the agent read it in place); no result depends on which slot
-        // the agent's reply took.
-        self.arena.free(id);
     }
 
     /// Frees a packet that will never arrive, counting it as dropped for its flow.

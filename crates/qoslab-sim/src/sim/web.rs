@@ -115,7 +115,7 @@ impl Simulator {
         snd.peer_agent = s + 1;
         snd.web = Some(tag);
         snd.kind = AgentKind::TcpSender {
-            tcp: Box::new(sender),
+            tcp: sender,
             wire: TcpWire { header },
             start: now,
             stop: Time::NEVER,
@@ -128,7 +128,7 @@ impl Simulator {
         rcv.peer_agent = s;
         rcv.web = Some(tag);
         rcv.kind = AgentKind::TcpReceiver {
-            tcp: Box::new(receiver),
+            tcp: receiver,
             ack_size,
         };
         self.arm(s);
