@@ -1,6 +1,6 @@
-//! ns-2.35's single-flow loss-recovery tests `reno`, `reno_noLT`, `newreno_B` and
-//! `newreno_B_noLT` (tcl/test/test-suite-newreno.tcl: topology net4, one TCP flow, three
-//! segments dropped by an `ErrorModel/List` on the bottleneck), ported as differential tests
+//! ns-2.35's single-flow loss-recovery tests `reno`, `reno_noLT`, `newreno_B`,
+//! `newreno_B_noLT` and `newreno1_B` (tcl/test/test-suite-newreno.tcl: topology net4, one
+//! TCP flow, three or nine segments dropped by an `ErrorModel/List` on the bottleneck), ported as differential tests
 //! (issue 14), and the scripted-drop loss model they need (`loss = { drop_list = [...] }`,
 //! `LossSpec::DropList`).
 //!
@@ -30,13 +30,15 @@
 //!   FlightSize / 2 = 15,000 B / 2 = 7,500 B, and ours leaves with 7.5 segments. An ns-2
 //!   deviation (whole packets), so the exact comparison stops there; both drop 3,
 //!   retransmit 3 and never time out.
+//! - `newreno1_B` (nine drops): 212 checkpoints agree, through the timeout at 3.31 s; the
+//!   runs part in the go-back-N after it (see its test).
 //!
-//! Runs: 1,838 short runs and a few CBR runs, about 1 s in the test profile.
+//! Runs: about 2,050 short runs and 20 CBR runs, 0.2 s in the test profile.
 
 use std::path::PathBuf;
 
 use qoslab_algo::Duration;
-use qoslab_sim::scenario::spec::{FlowKind, Scenario, TcpVariant};
+use qoslab_sim::scenario::spec::{FlowKind, LossSpec, Scenario, TcpVariant};
 use qoslab_sim::scenario::{load, parse_str};
 use qoslab_sim::Simulator;
 
@@ -137,9 +139,41 @@ fn newreno_b_matches_ns2_packet_for_packet_through_the_recovery() {
     for (case, lt, parts_at) in [("newreno_B", true, 2.81), ("newreno_B_noLT", false, 2.78)] {
         let base = scenario(TcpVariant::NewReno, lt, false);
         compare(case, &base, parts_at, 3, 0);
-        // The recovery ends (ACK of everything sent before it) at 2.71 s on both sides:
-        // ssthresh there is ns-2's ⌊15/2⌋ = 7 packets against our 7,500 B.
     }
+}
+
+/// Nine drops (`newreno1_B`: ns-2 seqnos 14-21 and 25, our segments 13-20 and 24), the
+/// suite's RFC 2582 switches: one retransmission per partial ACK, one per round trip, until
+/// the retransmission timer expires (3.31 s on both sides, ns-2's `newreno_changes1_` resets
+/// it only at the first partial ACK, as RFC 6582 §3.2 step 5). All 212 checkpoints before
+/// 3.385 s agree. Then the runs part in the go-back-N after the timeout: ns-2 sends its
+/// seqnos 22 and 23 (already sent before the timeout) on the first two duplicate ACKs
+/// (`singledup_`'s `send_one` sends `t_seqno_`) and fast-retransmits 20 on the third
+/// (`bugFix_ false`: no `recover` check), where ours, RFC 3042 ("new data") and RFC 6582
+/// §3.2 step 1 (no fast retransmit unless the ACK covers more than `recover`), sends
+/// nothing; and its ssthresh after the timeout is ⌊7/2⌋ = 3 packets (half of cwnd) against
+/// our 7,500 B (RFC 5681 (4) capped by recovery's, `RtoSsthresh`). Over the run: 9 drops
+/// and one timeout on both sides; ns-2 retransmits 26 segments, ours 15 (not compared).
+#[test]
+fn newreno1_b_matches_ns2_packet_for_packet_until_after_the_timeout() {
+    let mut base = scenario(TcpVariant::NewReno, true, false);
+    let l = base.links.iter_mut().find(|l| l.name == "r1->k1").unwrap();
+    l.loss = Some(LossSpec::DropList {
+        packets: vec![13, 14, 15, 16, 17, 18, 19, 20, 24].into_boxed_slice(),
+    });
+    let rows = ns2_reference("newreno1_B");
+    let mut checked = 0;
+    for &(t, ns2) in rows.iter().filter(|(t, _)| *t < 3_385_000) {
+        let (q, _) = ours(&base, t);
+        assert_eq!(q, ns2, "newreno1_B over [0, {:.2} s)", t as f64 * 1e-6);
+        checked += 1;
+    }
+    assert_eq!(checked, 212);
+    let &(end, ns2_end) = rows.last().unwrap();
+    let (q, [_, timeouts]) = ours(&base, end);
+    assert_eq!(q[2], ns2_end[2], "drops over the run");
+    assert_eq!(q[2], 9);
+    assert_eq!(timeouts, 1, "timeouts (ns-2's nrexmit_: 1)");
 }
 
 /// The drop list drops exactly the listed packets of each flow, counted per flow from 0,

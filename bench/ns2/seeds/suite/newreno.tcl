@@ -7,7 +7,9 @@
 #
 # usage: ns newreno.tcl <case> <all.tr> <samples.csv> [interval_s]
 #   case: newreno | newreno_noLT | newreno_B | newreno_B_noLT | reno | reno_noLT |
-#         newreno1 | newreno1_BF | newreno1_B0 | reno1
+#         newreno1 | newreno1_BF | newreno1_B | reno1 | sack_drops3
+#   sack_drops3 is not a suite test: TCP/Sack1 with TCPSink/Sack1 and the drops of "newreno"
+#   (the suite's own sack5 delays a packet instead, which qoslab cannot express).
 
 set case [lindex $argv 0]
 set trfile [lindex $argv 1]
@@ -36,6 +38,8 @@ array set cases {
     newreno1       {Newreno {14 15 16 17 18 19 20 21 25} 1 false 0}
     newreno1_BF    {Newreno {14 15 16 17 18 19 20 21 25} 1 true 0}
     reno1          {Reno {14 15 16 17 18 19 20 21 25} 1 false 0}
+    newreno1_B     {Newreno {14 15 16 17 18 19 20 21 25} 1 false 1}
+    sack_drops3    {Sack1 {14 26 28} 1 false 0}
 }
 foreach {type drops singledup bugfix rfc} $cases($case) break
 Agent/TCP set singledup_ $singledup
@@ -62,7 +66,11 @@ set em [new ErrorModule Fid]
 $lossylink errormodule $em
 
 # setup: the flow (fid 1), window 28, FTP at 1.0 s, the drop list on fid 1
-set tcp1 [$ns create-connection TCP/$type $node_(s1) TCPSink $node_(k1) 1]
+if {$type == "Sack1"} {
+    set tcp1 [$ns create-connection TCP/Sack1 $node_(s1) TCPSink/Sack1 $node_(k1) 1]
+} else {
+    set tcp1 [$ns create-connection TCP/$type $node_(s1) TCPSink $node_(k1) 1]
+}
 $tcp1 set window_ 28
 set ftp1 [$tcp1 attach-app FTP]
 $ns at 1.0 "$ftp1 start"
