@@ -38,7 +38,7 @@
 use std::path::PathBuf;
 
 use qoslab_algo::Duration;
-use qoslab_sim::scenario::spec::{FlowKind, LossSpec, Scenario, TcpVariant};
+use qoslab_sim::scenario::spec::{DropPositions, FlowKind, LossSpec, Scenario, TcpVariant};
 use qoslab_sim::scenario::{load, parse_str};
 use qoslab_sim::Simulator;
 
@@ -124,6 +124,12 @@ fn compare(case: &str, base: &Scenario, exact_before_s: f64, retx: u64, timeouts
 }
 
 #[test]
+fn loss_spec_stays_two_words() {
+    // It sits among a link's hot fields (`net::link::Link`, `repr(C)`).
+    assert_eq!(std::mem::size_of::<Option<LossSpec>>(), 16);
+}
+
+#[test]
 fn reno_with_ns2_compat_matches_ns2_packet_for_packet() {
     for (case, lt) in [("reno", true), ("reno_noLT", false)] {
         let base = scenario(TcpVariant::Reno, lt, true);
@@ -159,7 +165,9 @@ fn newreno1_b_matches_ns2_packet_for_packet_until_after_the_timeout() {
     let mut base = scenario(TcpVariant::NewReno, true, false);
     let l = base.links.iter_mut().find(|l| l.name == "r1->k1").unwrap();
     l.loss = Some(LossSpec::DropList {
-        packets: vec![13, 14, 15, 16, 17, 18, 19, 20, 24].into_boxed_slice(),
+        packets: Box::new(DropPositions(
+            vec![13, 14, 15, 16, 17, 18, 19, 20, 24].into_boxed_slice(),
+        )),
     });
     let rows = ns2_reference("newreno1_B");
     let mut checked = 0;

@@ -228,7 +228,7 @@ impl Link {
         else {
             return false;
         };
-        let hit = packets.get(c.next as usize) == Some(&c.count);
+        let hit = packets.0.get(c.next as usize) == Some(&c.count);
         if hit {
             c.next += 1;
         }

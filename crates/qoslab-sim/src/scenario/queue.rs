@@ -28,7 +28,9 @@
 
 use super::error::ErrorKind;
 use super::reader::{Field, Res, Tbl};
-use super::spec::{Limit, LossSpec, QueueSpec, QueueUnit, RedSpec, RioCoupling, RioPrecedenceSpec};
+use super::spec::{
+    DropPositions, Limit, LossSpec, QueueSpec, QueueUnit, RedSpec, RioCoupling, RioPrecedenceSpec,
+};
 use super::units;
 use qoslab_algo::Color;
 
@@ -395,7 +397,10 @@ fn drop_list(t: &Tbl<'_>, ecn: bool) -> Res<(Option<LossSpec>, bool)> {
             if n <= prev {
                 return Err(item.err(
                     ErrorKind::BadValue,
-                    format!("must be above the entry before it ({prev}): the list is strictly increasing"),
+                    format!(
+                        "must be above the entry before it ({prev}): the list is strictly \
+                         increasing"
+                    ),
                 ));
             }
         }
@@ -403,7 +408,7 @@ fn drop_list(t: &Tbl<'_>, ecn: bool) -> Res<(Option<LossSpec>, bool)> {
     }
     Ok((
         Some(LossSpec::DropList {
-            packets: packets.into_boxed_slice(),
+            packets: Box::new(DropPositions(packets.into_boxed_slice())),
         }),
         false,
     ))

@@ -133,8 +133,15 @@ pub enum LossSpec {
     ///    increasing (an unsorted list is more likely a typo than a wish), and `ecn = true`
     ///    (marking instead of dropping) is refused, as nothing in ns-2's suites uses it.
     #[serde(rename = "drop_list")]
-    DropList { packets: Box<[u64]> },
+    DropList { packets: Box<DropPositions> },
 }
+
+/// The positions of a drop list, strictly increasing. Boxed in [`LossSpec::DropList`] so
+/// that `Option<LossSpec>` stays 16 bytes: a link keeps it among the fields every hop reads
+/// (`net::link::Link`), and the list itself is read only on links that have one.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct DropPositions(pub Box<[u64]>);
 
 /// Limit of a queue, in packets or bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
