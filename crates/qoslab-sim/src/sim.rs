@@ -15,11 +15,11 @@ use crate::arena::{Arena, IpEcn, Packet, PktId};
 pub use crate::build::{build_aqm, tcp_config, tfrc_pair};
 use crate::event::{Event, EventQueue};
 use crate::measure::delay::{self, DelayMeasure};
-use crate::net::link::{Conditioner, Link, MeterOracle};
+use crate::net::link::{Conditioner, Link, ListCursor, MeterOracle};
 use crate::net::ring::Ring;
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::result::{self, RunResult};
-use crate::scenario::spec::{FlowKind, Scenario};
+use crate::scenario::spec::{FlowKind, LossSpec, Scenario};
 use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats, TfrcOscillation};
 use crate::traffic::udp::UdpSource;
 use crate::traffic::web::WebTraffic;
@@ -279,12 +279,15 @@ impl Simulator {
                 view: QueueView::EMPTY,
                 aqm,
                 limit,
-                loss: l.loss,
+                loss: l.loss.clone(),
                 loss_marks_ect: l.loss_marks_ect,
                 aqm_rng: Rng::stream(seed, &format!("queue/{}", l.name)),
                 // One loss stream per flow, named by link and flow (flow ids: the scenario's
                 // flows, then its web pools, as below).
-                loss_rngs: if l.loss.is_some() {
+                loss_rngs: if matches!(
+                    l.loss,
+                    Some(LossSpec::Packet { .. } | LossSpec::Byte { .. })
+                ) {
                     scenario
                         .flows
                         .iter()
@@ -292,6 +295,12 @@ impl Simulator {
                         .chain(scenario.webs.iter().map(|w| &w.name))
                         .map(|f| Rng::stream(seed, &format!("loss/{}/{f}", l.name)))
                         .collect()
+                } else {
+                    Vec::new()
+                },
+                // A drop list's position and count per flow (same flow ids).
+                loss_list: if let Some(LossSpec::DropList { .. }) = l.loss {
+                    vec![ListCursor::default(); scenario.flows.len() + scenario.webs.len()]
                 } else {
                     Vec::new()
                 },

@@ -21,7 +21,9 @@ pub struct QueueCounters {
     pub drop_bytes: [[u64; 3]; 5],
     /// ECN marks by colour.
     pub marks: [u64; 3],
-    /// Packets lost on the wire (configured loss) after leaving the queue.
+    /// Packets lost to configured loss: on the wire after leaving the queue (counted in
+    /// `arrivals` and `departures`), or, for a drop list, on entering the link before the
+    /// queue (in neither).
     pub wire_losses: u64,
     /// Nanoseconds the link spent serialising.
     pub busy_ns: u64,

@@ -10,6 +10,9 @@
 //! With `loss_marks_ect` the same draw marks an ECN-capable packet CE instead, and it is
 //! delivered (RFC 4828 App. B.1 "randomly drop or mark packets"); it is counted in the
 //! queue's `marks`, not as a loss.
+//! A scripted drop list ([`LossSpec::DropList`], ns-2's `ErrorModel/List`) is decided
+//! earlier, when a packet enters the link, before its queue (`Link::listed_drop`): a listed
+//! packet neither queues nor occupies the link, as in ns-2; it is counted as a wire loss too.
 //! Packets in propagation wait in the link's `pipe`; one `Deliver` event per link is pending
 //! at a time, for the head of the pipe.
 
@@ -68,6 +71,8 @@ pub struct Link {
     /// a flow's losses on this link do not depend on which packets other flows send, so
     /// adding a flow leaves every other flow's loss pattern unchanged.
     pub loss_rngs: Vec<Rng>,
+    /// A drop list's cursor per flow (indexed by flow id; empty without a drop list).
+    pub loss_list: Vec<ListCursor>,
     pub rate: Rate,
     pub from: u32,
     pub name: String,
@@ -182,17 +187,18 @@ impl Link {
         self.aqm.on_departure(at, &self.view);
     }
 
-    /// Whether the configured loss hits a packet of `size` bytes of flow `flow` (lost on the
-    /// wire, or marked when `loss_marks_ect` and the packet is ECN-capable). One draw per
-    /// packet from the flow's own stream, whatever its ECN field, so marking does not shift
-    /// the loss stream.
+    /// Whether the configured random loss hits a packet of `size` bytes of flow `flow` (lost
+    /// on the wire, or marked when `loss_marks_ect` and the packet is ECN-capable). One draw
+    /// per packet from the flow's own stream, whatever its ECN field, so marking does not
+    /// shift the loss stream. A drop list draws nothing here: it is decided at the link's
+    /// entry ([`Link::listed_drop`]).
     #[inline]
     pub fn wire_loss(&mut self, size: u32, flow: u32) -> bool {
         let Some(rng) = self.loss_rngs.get_mut(flow as usize) else {
             return false;
         };
         match self.loss {
-            None => false,
+            None | Some(LossSpec::DropList { .. }) => false,
             Some(LossSpec::Packet { p }) => rng.bernoulli(p),
             Some(LossSpec::Byte { b }) => {
                 // 1 − (1 − b)^N  (RFC 4828 App. B.2)
@@ -201,4 +207,40 @@ impl Link {
             }
         }
     }
+
+    /// Whether this link has a drop list (read on every arrival: the `loss` field is with
+    /// the hot fields, the cursors are not).
+    #[inline(always)]
+    pub fn has_drop_list(&self) -> bool {
+        matches!(self.loss, Some(LossSpec::DropList { .. }))
+    }
+
+    /// Whether the drop list takes the packet of flow `flow` now entering the link, and the
+    /// flow's count moves on ([`LossSpec::DropList`]). ns-2.35 `ListErrorModel::corrupt`,
+    /// packet units: "if ((cur_ < dropcnt_) && droplist_[cur_] == cnt_) { rval = 1; cur_++; }
+    /// cnt_++;" with `cnt_` from 0: the same here, per flow. No allocation: the sorted list
+    /// and a cursor into it.
+    #[cold]
+    #[inline(never)]
+    pub fn listed_drop(&mut self, flow: u32) -> bool {
+        let (Some(LossSpec::DropList { packets }), Some(c)) =
+            (&self.loss, self.loss_list.get_mut(flow as usize))
+        else {
+            return false;
+        };
+        let hit = packets.0.get(c.next as usize) == Some(&c.count);
+        if hit {
+            c.next += 1;
+        }
+        c.count += 1;
+        hit
+    }
+}
+
+/// One flow's place in a link's drop list: packets of the flow that entered the link so
+/// far, and the index of the next listed position.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListCursor {
+    pub count: u64,
+    pub next: u32,
 }

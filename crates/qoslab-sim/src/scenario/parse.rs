@@ -463,7 +463,7 @@ impl<'a> Parser<'a> {
                     .get("conditioner")
                     .map(|f| conditioner::conditioner(f, rate))
                     .transpose()?;
-                let mut dirs = vec![(from, to, queue.clone(), loss, cond)];
+                let mut dirs = vec![(from, to, queue.clone(), loss.clone(), cond)];
                 if duplex {
                     let rq = t.get("reverse_queue").map_or(Ok(queue), queue::queue)?;
                     check_aqm("reverse_queue", &rq)?;

@@ -5,7 +5,10 @@
 //! `ecn = true | false` (default false): when true, a hit on an ECN-capable (ECT) packet
 //! sets CE and the packet is delivered instead of lost ("we configure the router to
 //! randomly drop or mark packets at a specified rate", App. B.1); Not-ECT packets are still
-//! lost (RFC 3168 §5: only ECN-capable packets are marked).
+//! lost (RFC 3168 §5: only ECN-capable packets are marked). Or scripted drops,
+//! `drop_list = [13, 25, 27]`: the positions (from 0, strictly increasing) of the packets of
+//! each flow entering the link that are dropped, as ns-2's `ErrorModel/List`
+//! ([`LossSpec::DropList`]).
 //!
 //! Rules refused here, each from its source:
 //! * RED (Floyd & Jacobson 1993, §4 and §11): `min_th < max_th` (the drop probability
@@ -14,7 +17,8 @@
 //!   instantaneous queue, as in the RIO seed §3.C "prompt feedback").
 //! * RIO (Clark & Fang 1998; three colours: RFC 2963 App. A): the same rules for each
 //!   precedence, and 2 (In/Out) or 3 (green/yellow/red) precedences.
-//! * Loss (RFC 4828 App. B): probabilities in [0, 1].
+//! * Loss (RFC 4828 App. B): probabilities in [0, 1]. A drop list: non-empty, integers
+//!   >= 0, strictly increasing (ns-2 refuses a duplicate entry), not with `ecn`.
 //! * A limit of zero (a queue that can hold nothing is not a queue).
 //!
 //! Not refused (open choices): RIO thresholds of a less-preferred colour above those of a
@@ -24,7 +28,9 @@
 
 use super::error::ErrorKind;
 use super::reader::{Field, Res, Tbl};
-use super::spec::{Limit, LossSpec, QueueSpec, QueueUnit, RedSpec, RioCoupling, RioPrecedenceSpec};
+use super::spec::{
+    DropPositions, Limit, LossSpec, QueueSpec, QueueUnit, RedSpec, RioCoupling, RioPrecedenceSpec,
+};
 use super::units;
 use qoslab_algo::Color;
 
@@ -326,22 +332,36 @@ fn rio(t: &Tbl<'_>, limit: Limit) -> Res<QueueSpec> {
 
 /// `loss = { packet = p }` or `{ byte = b }`, optionally with `ecn = true` (mark ECT
 /// packets instead of dropping them); a probability of zero means no loss (so a duplex link
-/// can switch loss off in one direction with `reverse_loss = { packet = 0 }`). Returns the
+/// can switch loss off in one direction with `reverse_loss = { packet = 0 }`). Or
+/// `loss = { drop_list = [n, ...] }` (scripted drops, [`LossSpec::DropList`]). Returns the
 /// loss and the `ecn` flag.
 pub(crate) fn loss(f: Field<'_>) -> Res<(Option<LossSpec>, bool)> {
     let t = f.clone().table()?;
-    t.check_keys(&["packet", "byte", "ecn"], "a loss table")?;
+    t.check_keys(&["packet", "byte", "drop_list", "ecn"], "a loss table")?;
     let ecn = t.get("ecn").map_or(Ok(false), Field::bool)?;
-    let (key, make): (&str, fn(f64) -> LossSpec) = match (t.get("packet"), t.get("byte")) {
-        (Some(_), Some(_)) => {
+    let given: Vec<&str> = ["packet", "byte", "drop_list"]
+        .into_iter()
+        .filter(|k| t.get(k).is_some())
+        .collect();
+    if given.len() > 1 {
+        return Err(f.err(
+            ErrorKind::Relation,
+            format!(
+                "give one of `packet`, `byte` or `drop_list`, not `{}`",
+                given.join("` and `")
+            ),
+        ));
+    }
+    let (key, make): (&str, fn(f64) -> LossSpec) = match given.first() {
+        Some(&"packet") => ("packet", |p| LossSpec::Packet { p }),
+        Some(&"byte") => ("byte", |b| LossSpec::Byte { b }),
+        Some(_) => return drop_list(&t, ecn),
+        None => {
             return Err(f.err(
-                ErrorKind::Relation,
-                "give either `packet` or `byte` loss, not both",
+                ErrorKind::BadValue,
+                "missing key `packet`, `byte` or `drop_list`",
             ))
         }
-        (Some(_), None) => ("packet", |p| LossSpec::Packet { p }),
-        (None, Some(_)) => ("byte", |b| LossSpec::Byte { b }),
-        (None, None) => return Err(f.err(ErrorKind::BadValue, "missing key `packet` or `byte`")),
     };
     let pf = t.req(key)?;
     let p = pf.clone().number()?;
@@ -350,4 +370,46 @@ pub(crate) fn loss(f: Field<'_>) -> Res<(Option<LossSpec>, bool)> {
         return Err(pf.err(ErrorKind::BadValue, "must be a probability in [0, 1]"));
     }
     Ok((if p == 0.0 { None } else { Some(make(p)) }, ecn))
+}
+
+/// `drop_list = [n, ...]`: packet positions from 0, strictly increasing (ns-2's
+/// `ListErrorModel::parse_droplist` sorts its list and refuses a duplicate; a list written
+/// out of order is refused here rather than sorted). Not with `ecn = true`.
+fn drop_list(t: &Tbl<'_>, ecn: bool) -> Res<(Option<LossSpec>, bool)> {
+    let lf = t.req("drop_list")?;
+    if ecn {
+        return Err(t.req("ecn")?.err(
+            ErrorKind::Relation,
+            "`ecn = true` marks instead of dropping at random; a `drop_list` only drops",
+        ));
+    }
+    let items = lf.clone().list()?;
+    if items.is_empty() {
+        return Err(lf.err(
+            ErrorKind::BadValue,
+            "must list at least one packet position (leave out `loss` for no loss)",
+        ));
+    }
+    let mut packets = Vec::with_capacity(items.len());
+    for item in items {
+        let n = item.clone().uint(u64::MAX >> 1)?;
+        if let Some(&prev) = packets.last() {
+            if n <= prev {
+                return Err(item.err(
+                    ErrorKind::BadValue,
+                    format!(
+                        "must be above the entry before it ({prev}): the list is strictly \
+                         increasing"
+                    ),
+                ));
+            }
+        }
+        packets.push(n);
+    }
+    Ok((
+        Some(LossSpec::DropList {
+            packets: Box::new(DropPositions(packets.into_boxed_slice())),
+        }),
+        false,
+    ))
 }

@@ -104,15 +104,44 @@ pub enum MeterSpec {
     Policer(TbPolicerParams),
 }
 
-/// Configured random loss on a link (RFC 4828 App. B.1/B.2).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// Configured loss on a link: random (RFC 4828 App. B.1/B.2) or scripted.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum LossSpec {
     /// Each packet lost with probability `p`.
     Packet { p: f64 },
     /// Each byte lost with probability `b`: a packet of N bytes with 1-(1-b)^N.
     Byte { b: f64 },
+    /// Scripted drops, as ns-2.35's `ErrorModel/List` in packet units (`droplist_`) installed
+    /// with `SimpleLink errormodule` (`tcl/lib/ns-link.tcl`: "insert an error module BEFORE
+    /// the queue"), which ns-2's test suites (`test-suite-newreno.tcl`, `test-suite-sack.tcl`
+    /// via `drop_pkts`) use to drop chosen segments. `packets` holds positions, strictly
+    /// increasing, in the sequence of packets of one flow that enter the link; position 0 is
+    /// that flow's first packet. ns-2's rule (`ListErrorModel::corrupt`, `queue/errmodel.cc`):
+    /// its counter `cnt_` starts at 0 and counts every packet reaching the model; a packet is
+    /// dropped when `droplist_[cur_] == cnt_`, and `cur_` then moves to the next entry.
+    /// Choices where ns-2 leaves freedom or differs:
+    ///  - the list is counted per flow (each flow's packets on this link have their own
+    ///    counter and cursor, as the per-flow random streams): ns-2's suites bind the model
+    ///    to one flow id through `ErrorModule Fid`, so in a one-flow scenario both agree;
+    ///  - the drop is decided where ns-2 decides it, when the packet enters the link, before
+    ///    the queue discipline (after an ingress conditioner, which ns-2's suites do not
+    ///    use): a listed packet never queues nor occupies the link, and packets later lost
+    ///    to the queue still count (they passed the model in ns-2 too); the random variants
+    ///    instead decide at the start of serialisation (a corrupted packet occupies the link);
+    ///  - ns-2 sorts the list and refuses duplicates; here it must be written strictly
+    ///    increasing (an unsorted list is more likely a typo than a wish), and `ecn = true`
+    ///    (marking instead of dropping) is refused, as nothing in ns-2's suites uses it.
+    #[serde(rename = "drop_list")]
+    DropList { packets: Box<DropPositions> },
 }
+
+/// The positions of a drop list, strictly increasing. Boxed in [`LossSpec::DropList`] so
+/// that `Option<LossSpec>` stays 16 bytes: a link keeps it among the fields every hop reads
+/// (`net::link::Link`), and the list itself is read only on links that have one.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct DropPositions(pub Box<[u64]>);
 
 /// Limit of a queue, in packets or bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -33,6 +33,11 @@ pub(super) fn enqueue(
     events: &mut EventQueue,
     delay: &mut DelayMeasure,
 ) -> Option<DropReason> {
+    if l.has_drop_list() && l.listed_drop(p.flow) {
+        // A scripted drop before the queue (ns-2's `errormodule`), counted as a wire loss.
+        l.counters.wire_losses += 1;
+        return Some(DropReason::Loss);
+    }
     let view = p.view();
     l.counters.arrivals += 1;
     l.counters.arrival_bytes += view.size as u64;
