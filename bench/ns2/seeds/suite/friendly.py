@@ -169,6 +169,7 @@ def tfrc_only():
     tot = None
     for t, c in ns:
         if t < 2.1 or t > 19.9:
+            prev = [c, 0, 0] if t < 2.1 else prev
             continue
         o = int(ours("tfrcOnly", 1, False, False, toml="voip.toml", duration=t)["voip"]["data_pkts"])
         oc = int(ours("tfrcOnly", 1, True, False, toml="voip.toml", duration=t)["voip"]["data_pkts"])
