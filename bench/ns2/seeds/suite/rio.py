@@ -72,10 +72,14 @@ def ns2(case, seed, check=False):
             "ql_ave": st["ql_ave"], "ql_std": st["ql_std"], "throughput": st["throughput"]}, ok
 
 
-def ours(case, seed):
+def ours(case, seed, ns2_rio=False):
+    sc = scenario(case)
+    if ns2_rio:
+        sc = sc.replace('mean_pkt_size = "500B", in =', 'mean_pkt_size = "500B", wait = true, '
+                        'ns2_avg_on_in_arrivals = true, in =')
     with tempfile.TemporaryDirectory() as d:
         f = os.path.join(d, "s.toml")
-        open(f, "w").write(scenario(case))
+        open(f, "w").write(sc)
         subprocess.run(["nice", EXE, "run", f, "--seed", str(seed), "--out", d, "-q"], check=True)
         fl = {r["flow"]: r for r in csv.DictReader(open(os.path.join(d, "flows.csv")))}
         q = [r for r in csv.DictReader(open(os.path.join(d, "queues.csv"))) if r["link"] == "r1->r2"][0]
@@ -105,15 +109,22 @@ def main():
         for s in seeds:
             w.writerow([s] + [n[s][c] if isinstance(n[s][c], int) else f"{n[s][c]:.6f}" for c in COLS])
     o = {s: ours(a.case, s) for s in seeds}
+    o2 = {s: ours(a.case, s, ns2_rio=True) for s in seeds}
     print(f"\n### test-suite-rio {a.case} (r1->r2, {T0:g}..{T1:g} s; mean of seeds 1..{a.seeds}, "
           "ranges)\n")
-    print("| column | ns-2.35 | ns-2 range | qoslab | qoslab range | qoslab - ns-2 |")
-    print("|" + "---|" * 6)
+    print("qoslab: Clark & Fang's RIO (our default); qoslab rio.cc: with `wait = true` and "
+          "`ns2_avg_on_in_arrivals = true` (ns-2.35 queue/rio.cc)\n")
+    print("| column | ns-2.35 | ns-2 range | qoslab | qoslab - ns-2 | qoslab rio.cc | "
+          "rio.cc range | rio.cc - ns-2 |")
+    print("|" + "---|" * 8)
     for c in COLS:
-        nv, ov = [n[s][c] for s in seeds], [o[s][c] for s in seeds]
-        nm, om = sum(nv) / len(nv), sum(ov) / len(ov)
+        nv = [n[s][c] for s in seeds]
+        nm = sum(nv) / len(nv)
+        ov, o2v = [o[s][c] for s in seeds], [o2[s][c] for s in seeds]
+        om, o2m = sum(ov) / len(ov), sum(o2v) / len(o2v)
         print(f"| {c} | {nm:.3f} | {min(nv):.3f}..{max(nv):.3f} | {om:.3f} | "
-              f"{min(ov):.3f}..{max(ov):.3f} | {om - nm:+.3f} ({100 * (om - nm) / nm:+.1f}%) |")
+              f"{100 * (om - nm) / nm:+.1f}% | {o2m:.3f} | {min(o2v):.3f}..{max(o2v):.3f} | "
+              f"{100 * (o2m - nm) / nm:+.1f}% |")
 
 
 if __name__ == "__main__":
