@@ -10,7 +10,7 @@
 
 use qoslab_algo::queue::adaptive_red::{AdaptiveRed, AdaptiveRedConfig, AdaptiveRedParams};
 use qoslab_algo::queue::red::{self, Ecn, Red, RedConfig, RedParams};
-use qoslab_algo::queue::rio::{Coupling, Rio, RioConfig, RioLevel, RioParams};
+use qoslab_algo::queue::rio::{AvgSampling, Coupling, Rio, RioConfig, RioLevel, RioParams};
 use qoslab_algo::queue::{Aqm, QueueLimit};
 use qoslab_algo::tfrc;
 use qoslab_algo::{ConfigError, Rate, Time};
@@ -132,6 +132,8 @@ pub fn build_aqm(spec: &QueueSpec, rate: Rate) -> Result<(Aqm, QueueLimit), Conf
             gentle,
             queue_unit,
             mean_pkt_size,
+            wait,
+            ns2_avg_on_in_arrivals,
             ..
         } => {
             let lvl = |p: &RioPrecedenceSpec| RioLevel {
@@ -156,6 +158,10 @@ pub fn build_aqm(spec: &QueueSpec, rate: Rate) -> Result<(Aqm, QueueLimit), Conf
             };
             cfg.unit = unit(*queue_unit);
             cfg.mean_pkt_size = *mean_pkt_size;
+            cfg.wait = *wait;
+            if *ns2_avg_on_in_arrivals {
+                cfg.sampling = AvgSampling::Ns2InArrivalsOnly;
+            }
             Aqm::Rio(Rio::new(RioParams::new(cfg)?))
         }
     };

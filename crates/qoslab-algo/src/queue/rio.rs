@@ -34,9 +34,10 @@
 //! Clark & Fang's pseudo-code (an In arrival updates `avg_in` and `avg_total`, an Out
 //! arrival only `avg_total`), ns-2 dsRED RIO-C/RIO-D and ALTQ's `rio.c`.
 //! [`AvgSampling::EveryArrival`] samples every average on every arrival; in coupled
-//! two-colour RIO it changes only when the In average is sampled. (ns-2's own
-//! `queue/rio.cc` is not followed: it updates the total average only on In arrivals, a bug
-//! its header acknowledges.)
+//! two-colour RIO it changes only when the In average is sampled. ns-2's own
+//! `queue/rio.cc` is not followed by default: it updates the total average only on In
+//! arrivals, a bug its header acknowledges; [`AvgSampling::Ns2InArrivalsOnly`] reproduces it
+//! for the port of ns-2's `test-suite-rio.tcl` (issue 14).
 //!
 //! # Other choices
 //! * In two-precedence mode red packets are judged, counted and averaged as Out (yellow).
@@ -117,6 +118,13 @@ pub enum AvgSampling {
     MemberArrivals,
     /// Every average is sampled on every arrival.
     EveryArrival,
+    /// ns-2.35's `queue/rio.cc` (`Queue/RED/RIO`, the RIO of its `test-suite-rio.tcl`):
+    /// the averages are sampled only on arrivals of the most-preferred precedence (In); an
+    /// arrival of any other precedence samples none, so the Out (total) average stands still
+    /// while only Out packets arrive. Not Clark & Fang's RIO: rio.cc's own header records it
+    /// as a bug ("RIO does not calculate a new average queue length when an OUT packet
+    /// arrives"). For reproducing ns-2 only (issue 14, finding 33).
+    Ns2InArrivalsOnly,
 }
 
 /// The settings of a RIO queue, before validation by [`RioParams::new`].
@@ -283,7 +291,13 @@ impl Rio {
         let lp = self.params.level_of(pkt.color);
         for l in 0..self.params.n {
             let member = self.belongs(lp, l);
-            if member || cfg.sampling == AvgSampling::EveryArrival {
+            let sample = match cfg.sampling {
+                AvgSampling::MemberArrivals => member,
+                AvgSampling::EveryArrival => true,
+                // ns-2 rio.cc: an In arrival samples In's and the total average, others none.
+                AvgSampling::Ns2InArrivalsOnly => member && lp == 0,
+            };
+            if sample {
                 let len = self.vq_len(q, l, cfg.unit);
                 let w_q = self.params.levels[l].w_q;
                 self.est[l].sample(now, len, w_q, cfg.idle_pkt_time, member);
@@ -641,6 +655,30 @@ mod tests {
             &mut rng,
         );
         assert!(close(r.avg(IN), 0.03125), "{}", r.avg(IN));
+    }
+
+    #[test]
+    fn ns2_in_arrivals_only_sampling_ignores_out_arrivals() {
+        // ns-2 rio.cc, coupled, w = 0.5 for both. An In arrival on (4 in, 4 out) samples
+        // avg_in = 0.5*4 = 2 and avg_out (total) = 0.5*8 = 4. An Out arrival on (4, 10)
+        // samples nothing (member sampling would give avg_out = 0.5*4 + 0.5*14 = 9). A
+        // second In arrival on (6, 10): avg_in = 0.5*2 + 0.5*6 = 4, avg_out = 0.5*4 +
+        // 0.5*16 = 10.
+        let mut r = rio(RioConfig {
+            sampling: AvgSampling::Ns2InArrivalsOnly,
+            ..seed002(0.5, 0.5)
+        });
+        let mut rng = ScriptedUniform::new(&[0.999]);
+        let t = Time::ZERO;
+        r.on_arrival(t, &PacketView::with_color(500, IN), &q(4, 4, 0), &mut rng);
+        assert!(close(r.avg(IN), 2.0), "{}", r.avg(IN));
+        assert!(close(r.avg(OUT), 4.0), "{}", r.avg(OUT));
+        r.on_arrival(t, &PacketView::with_color(500, OUT), &q(4, 10, 0), &mut rng);
+        assert!(close(r.avg(IN), 2.0), "{}", r.avg(IN));
+        assert!(close(r.avg(OUT), 4.0), "{}", r.avg(OUT));
+        r.on_arrival(t, &PacketView::with_color(500, IN), &q(6, 10, 0), &mut rng);
+        assert!(close(r.avg(IN), 4.0), "{}", r.avg(IN));
+        assert!(close(r.avg(OUT), 10.0), "{}", r.avg(OUT));
     }
 
     #[test]

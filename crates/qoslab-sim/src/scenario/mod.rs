@@ -129,7 +129,9 @@
 //! * `rio`: `limit`, `precedences = [{min_th, max_th, max_p, w_q}, ...]` (2 = In/Out or
 //!   3 = green/yellow/red, most preferred first) or named tables `in`/`out` or
 //!   `green`/`yellow`/`red`; `coupling` (`"coupled"` = Clark & Fang, default, or
-//!   `"decoupled"`), `gentle`, `queue_unit`, `mean_pkt_size`.
+//!   `"decoupled"`), `gentle`, `queue_unit`, `mean_pkt_size`, `wait` (false, as RED's),
+//!   `ns2_avg_on_in_arrivals` (false; true = ns-2.35 `queue/rio.cc`, which samples the
+//!   averages on In arrivals only).
 //!
 //! `limit` defaults to `"50p"` (ns-2's `Queue set limit_ 50`).
 //!

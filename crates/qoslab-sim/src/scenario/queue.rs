@@ -75,6 +75,8 @@ const RIO_KEYS: &[&str] = &[
     "gentle",
     "queue_unit",
     "mean_pkt_size",
+    "wait",
+    "ns2_avg_on_in_arrivals",
 ];
 const PRECEDENCE_KEYS: &[&str] = &["min_th", "max_th", "max_p", "w_q"];
 
@@ -327,6 +329,8 @@ fn rio(t: &Tbl<'_>, limit: Limit) -> Res<QueueSpec> {
         gentle: opt_bool(t, "gentle", false)?,
         queue_unit,
         mean_pkt_size: mean_pkt_size(t)?,
+        wait: opt_bool(t, "wait", false)?,
+        ns2_avg_on_in_arrivals: opt_bool(t, "ns2_avg_on_in_arrivals", false)?,
     })
 }
 

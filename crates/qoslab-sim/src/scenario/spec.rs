@@ -225,6 +225,11 @@ pub enum QueueSpec {
         gentle: bool,
         queue_unit: QueueUnit,
         mean_pkt_size: u32,
+        /// ns-2's `wait_` spreading of early drops (as RED's `wait`); default false.
+        wait: bool,
+        /// ns-2.35 `queue/rio.cc`: averages sampled on In arrivals only
+        /// (`qoslab_algo::queue::AvgSampling::Ns2InArrivalsOnly`); default false.
+        ns2_avg_on_in_arrivals: bool,
     },
 }
 

@@ -1,0 +1,142 @@
+//! ns-2.35's own TFRC validation suite (tcl/test/test-suite-friendly.tcl), two cases ported
+//! as differential tests (issue 14):
+//!
+//! * `voip`: a TFRC-SP flow (`voip_ 1`, 120-byte packets + 32 B header, a CBR of one packet
+//!   per 10 ms) and a SACK TCP (1460 B, window 10) through a 0.2 Mb/s RED bottleneck, 20 s;
+//!   ours `bench/ns2/seeds/suite/voip.toml`.
+//! * `smoothCA`: ns-2.35's default standard TFRC (`smooth_`, `discount_`, `ca_` on), two flows
+//!   on net2's 1.5 Mb/s RED bottleneck, the second from 16 s to 40 s, the first from 0 to 30
+//!   s; ours `bench/ns2/seeds/suite/smoothCA.toml` (RFC 5348 TFRC, our default).
+//!
+//! ns-2 ran the suite's tests unmodified (`bench/ns2/seeds/suite/friendly.tcl` seeds the
+//! default RNG; RED's drops are the only randomness); with the suite's seed both outputs
+//! equal the checked-in `test-output-friendly/{voip,smoothCA}.gz` point by point (400 and
+//! 800 points; checked by `bench/ns2/seeds/suite/friendly.py`). Seeds 1..10 of each
+//! simulator are compared; ns-2's per-seed counts (the suite's sender counters and flow
+//! monitor) are in `tests/data/ns2/suite_friendly_{voip,smoothCA}.csv`.
+//!
+//! Measured, means of 10 seeds, ns-2.35 vs qoslab:
+//! * voip: TFRC-SP packets sent 847.6 vs 847.5 (−0.0 %), TCP segments acknowledged 246.0 vs
+//!   245.9 (−0.0 %), TCP drops 9.3 vs 9.6 (+3.2 %); **TFRC-SP drops 44.5 vs 60.9 (+37 %,
+//!   finding 31 of the issue 14 report: not asserted, printed)**.
+//! * smoothCA: the second flow alone after the first stops (30..40 s) 1710.0 vs 1736.2
+//!   packets (+1.5 %); both flows over 16..30 s 2573.7 vs 2472.0 (−4.0 %); the first flow's
+//!   first 16 s 2773.0 vs 2614.9 (−5.7 %: ns-2's slow start falls back to the receive rate
+//!   when it exceeds twice it, RFC 5348 §4.3 keeps 2·X_recv, so ours overflows the queue
+//!   once (about 66 drops) and then runs slowly for about 2 s; finding 30 of the report).
+//!
+//! Bounds: send counts 5 % (the issue's bound for throughput), TCP drops 10 % (drop
+//! statistics), the first flow's slow-start window 8 % (finding 30's documented deviation;
+//! a larger gap is a regression). 30 short runs, about 0.3 s in the test profile.
+
+use std::path::PathBuf;
+
+use qoslab_algo::Duration;
+use qoslab_sim::scenario::load;
+use qoslab_sim::{RunResult, Simulator};
+
+const SEEDS: u64 = 10;
+
+fn manifest(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// ns-2's per-column means over its seeds.
+fn ns2_means(file: &str, cols: usize) -> Vec<f64> {
+    let path = manifest(&format!("tests/data/ns2/{file}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let mut acc = vec![0.0; cols];
+    let mut n = 0.0;
+    for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(f.len(), cols + 1, "{path:?}: bad line {line:?}");
+        for (a, v) in acc.iter_mut().zip(&f[1..]) {
+            *a += v;
+        }
+        n += 1.0;
+    }
+    assert_eq!(n, SEEDS as f64, "{path:?}: expected {SEEDS} seeds");
+    acc.iter().map(|a| a / n).collect()
+}
+
+fn run(scenario: &str, seed: u64, warmup_s: u64, duration_s: u64) -> RunResult {
+    let mut s = load(&manifest(&format!(
+        "../../bench/ns2/seeds/suite/{scenario}"
+    )))
+    .unwrap_or_else(|e| panic!("{e}"));
+    s.warmup = Duration::from_secs(warmup_s);
+    s.duration = Duration::from_secs(duration_s);
+    Simulator::new(s, seed).unwrap().run().unwrap()
+}
+
+fn flow<'a>(r: &'a RunResult, name: &str) -> &'a qoslab_sim::result::FlowResult {
+    r.flows.iter().find(|f| f.name == name).unwrap()
+}
+
+fn within(what: &str, ours: f64, ns2: f64, bound: f64) {
+    let rel = ours / ns2 - 1.0;
+    assert!(
+        rel.abs() <= bound,
+        "{what}: qoslab {ours:.2} vs ns-2.35 {ns2:.2} ({:+.1} %, bound {:.0} %)",
+        100.0 * rel,
+        100.0 * bound
+    );
+}
+
+#[test]
+fn voip_tfrc_sp_and_tcp_send_rates_match_ns2() {
+    // sp_sent, sp_drops, tcp_acked, tcp_drops
+    let ns2 = ns2_means("suite_friendly_voip.csv", 4);
+    let mut q = [0.0; 4];
+    for seed in 1..=SEEDS {
+        let r = run("voip.toml", seed, 0, 20);
+        let (sp, tcp) = (&flow(&r, "voip").total, &flow(&r, "tcp1").total);
+        for (a, v) in q.iter_mut().zip([
+            sp.data_pkts as f64,
+            sp.data_dropped as f64,
+            // ns-2's ack_: segments acknowledged in order (1460-byte payloads)
+            (tcp.goodput_bytes / 1460) as f64,
+            tcp.data_dropped as f64,
+        ]) {
+            *a += v / SEEDS as f64;
+        }
+    }
+    eprintln!("qoslab {q:?}\nns-2.35 {ns2:?}");
+    within("TFRC-SP packets sent", q[0], ns2[0], 0.05);
+    within("TCP segments acknowledged", q[2], ns2[2], 0.05);
+    within("TCP drops", q[3], ns2[3], 0.10);
+    eprintln!(
+        "TFRC-SP drops (finding 31, not asserted): qoslab {:.1} vs ns-2.35 {:.1}",
+        q[1], ns2[1]
+    );
+}
+
+#[test]
+fn smoothca_two_standard_tfrc_flows_match_ns2() {
+    // tf1_0_16, tf1_16_30, tf2_16_30, tf2_30_40
+    let ns2 = ns2_means("suite_friendly_smoothCA.csv", 4);
+    let mut q = [0.0; 4];
+    for seed in 1..=SEEDS {
+        // a run's `measured` counters cover [warmup, duration)
+        let a = run("smoothCA.toml", seed, 16, 30);
+        let b = run("smoothCA.toml", seed, 30, 40);
+        let (f1, f2) = (flow(&a, "tf1"), flow(&a, "tf2"));
+        for (acc, v) in q.iter_mut().zip([
+            (f1.total.data_pkts - f1.measured.data_pkts) as f64,
+            f1.measured.data_pkts as f64,
+            f2.measured.data_pkts as f64,
+            flow(&b, "tf2").measured.data_pkts as f64,
+        ]) {
+            *acc += v / SEEDS as f64;
+        }
+    }
+    eprintln!("qoslab {q:?}\nns-2.35 {ns2:?}");
+    within("tf2 alone, 30..40 s", q[3], ns2[3], 0.05);
+    within("tf1 + tf2, 16..30 s", q[1] + q[2], ns2[1] + ns2[2], 0.05);
+    within(
+        "tf1 from its start, 0..16 s (finding 30)",
+        q[0],
+        ns2[0],
+        0.08,
+    );
+}

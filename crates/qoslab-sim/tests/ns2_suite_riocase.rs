@@ -1,0 +1,131 @@
+//! ns-2.35's own RIO validation test `notGentle` (tcl/test/test-suite-rio.tcl: ns-2's
+//! `Queue/RED/RIO` with `priority_method_ 1` on topology net2, an Out and an In TCP/Sack1
+//! flow, no gentle region, 20 s), ported as a differential test (issue 14).
+//!
+//! ns-2 ran the suite's test unmodified (`bench/ns2/seeds/suite/rio.tcl` seeds the default
+//! RNG; RIO's drops are the only randomness); with the suite's seed its r1->r2 packet trace
+//! equals the checked-in `test-output-rio/notGentle.gz` point by point (7,524 points, 114
+//! drops; checked by `bench/ns2/seeds/suite/rio.py`). Seeds 1..10 of each simulator are
+//! compared over 1..20 s; ns-2's values are in `tests/data/ns2/suite_rio_notGentle.csv`. Ours:
+//! `bench/ns2/seeds/suite/rio_notGentle.toml` (mapping in its header: fid 1 is In, fid 0 Out).
+//!
+//! ns-2's `queue/rio.cc` samples the averages only on In arrivals (its header records this
+//! as a bug), so its Out (total) average stands still while Out packets arrive; with our
+//! Clark & Fang RIO (the default) the runs part from 1.5 s on (ns-2 first drops at 3.5 s)
+//! and the queue is 36 % shorter than ns-2's. With `ns2_avg_on_in_arrivals = true` (our
+//! `AvgSampling::Ns2InArrivalsOnly`) and ns-2's `wait = true`, measured (means of 10 seeds,
+//! ns-2.35 vs qoslab): mean queue seen by arrivals 21.55 vs 22.56 (+4.7 %), its standard
+//! deviation 19.91 vs 19.57 (−1.7 %), throughput 1.490 vs 1.490 Mb/s, In drops 10.3 vs 10.1,
+//! In packets 2378.7 vs 2252.9 (−5.3 %), Out packets 1160.0 vs 1287.3 (+11.0 %); **Out drops
+//! 105.1 vs 163.2 (+55 %: finding 34 of the issue 14 report, printed, not asserted)**.
+//!
+//! Bounds: mean queue and its standard deviation 10 %, throughput 1 %, In drops 10 %, In
+//! and Out packets 12 % (the per-class split; the issue's 5 % applies to the link, 1 %
+//! here). Our default RIO is checked to differ (mean queue more than 20 % below ns-2's).
+
+use std::path::PathBuf;
+
+use qoslab_sim::scenario::load;
+use qoslab_sim::Simulator;
+
+const SEEDS: u64 = 10;
+const SCENARIO: &str = "../../bench/ns2/seeds/suite/rio_notGentle.toml";
+
+fn manifest(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// ns-2's means: out_pkts, out_drops, in_pkts, in_drops, ql_ave, ql_std, throughput.
+fn ns2_reference() -> [f64; 7] {
+    let path = manifest("tests/data/ns2/suite_rio_notGentle.csv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let mut acc = [0.0; 7];
+    let mut n = 0.0;
+    for line in text.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(f.len(), 8, "{path:?}: bad line {line:?}");
+        for (a, v) in acc.iter_mut().zip(&f[1..]) {
+            *a += v;
+        }
+        n += 1.0;
+    }
+    assert_eq!(n, SEEDS as f64, "{path:?}: expected {SEEDS} seeds");
+    acc.map(|a| a / n)
+}
+
+/// Our means over seeds 1..=SEEDS, in ns2_reference's order; `ns2_rio` adds ns-2 rio.cc's
+/// sampling and `wait` to both RIO queues.
+fn ours(ns2_rio: bool) -> [f64; 7] {
+    let mut text = std::fs::read_to_string(manifest(SCENARIO)).unwrap();
+    if ns2_rio {
+        let from = "mean_pkt_size = \"500B\", in =";
+        assert_eq!(text.matches(from).count(), 2, "scenario changed");
+        text = text.replace(
+            from,
+            "mean_pkt_size = \"500B\", wait = true, ns2_avg_on_in_arrivals = true, in =",
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("qoslab-riocase-{}-{ns2_rio}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rio_notGentle.toml");
+    std::fs::write(&file, text).unwrap();
+    let s = load(&file).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut acc = [0.0; 7];
+    for seed in 1..=SEEDS {
+        let r = Simulator::new(s.clone(), seed).unwrap().run().unwrap();
+        let f = |name: &str| r.flows.iter().find(|f| f.name == name).unwrap();
+        let (out, in_) = (f("tcp1"), f("tcp2"));
+        let q = r.queues.iter().find(|q| q.link == "r1->r2").unwrap();
+        for (a, v) in acc.iter_mut().zip([
+            // data packets delivered in the window (ns-2: dequeued at r1->r2)
+            out.delay.one_way.samples as f64,
+            out.measured.data_dropped as f64,
+            in_.delay.one_way.samples as f64,
+            in_.measured.data_dropped as f64,
+            q.length.mean,
+            q.length.std,
+            q.throughput_bps / 1e6,
+        ]) {
+            *a += v / SEEDS as f64;
+        }
+    }
+    acc
+}
+
+fn within(what: &str, ours: f64, ns2: f64, bound: f64) {
+    let rel = ours / ns2 - 1.0;
+    assert!(
+        rel.abs() <= bound,
+        "{what}: qoslab {ours:.3} vs ns-2.35 {ns2:.3} ({:+.1} %, bound {:.0} %)",
+        100.0 * rel,
+        100.0 * bound
+    );
+}
+
+#[test]
+fn rio_notgentle_matches_ns2_with_rio_cc_sampling() {
+    let ns2 = ns2_reference();
+    let q = ours(true);
+    eprintln!("qoslab (rio.cc sampling, wait) {q:?}\nns-2.35 {ns2:?}");
+    within("mean queue", q[4], ns2[4], 0.10);
+    within("queue std", q[5], ns2[5], 0.10);
+    within("throughput", q[6], ns2[6], 0.01);
+    within("In drops", q[3], ns2[3], 0.10);
+    within("In packets", q[2], ns2[2], 0.12);
+    within("Out packets", q[0], ns2[0], 0.12);
+    eprintln!(
+        "Out drops (finding 34, not asserted): qoslab {:.1} vs ns-2.35 {:.1}",
+        q[1], ns2[1]
+    );
+
+    // Clark & Fang's RIO (our default) is not ns-2's RED/RIO: the queue is far shorter.
+    let cf = ours(false);
+    eprintln!("qoslab (default RIO) {cf:?}");
+    assert!(
+        cf[4] < 0.8 * ns2[4],
+        "default RIO's mean queue {:.2} should be well below ns-2 rio.cc's {:.2}",
+        cf[4],
+        ns2[4]
+    );
+}
