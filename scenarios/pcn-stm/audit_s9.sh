@@ -80,3 +80,10 @@ for k in 2 10 35 70; do
     row "C.2 cbr k=$k, $ff flows" "$T/s.toml" $ff 64000 128000000
   done
 done
+for tr in vbr:2500:4000:21760:43520000:C.3 svd:500:800:4080000:1600000000:C.4; do
+  IFS=: read -r name f125 f200 nom sr tab <<< "$tr"
+  for ff in $f125 $f200; do
+    short "$S/term-$name-rtt.toml" $ff 10 > "$T/s.toml"
+    row "$tab $name k=10, $ff flows" "$T/s.toml" $ff $nom $sr
+  done
+done
