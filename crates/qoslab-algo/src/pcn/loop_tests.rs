@@ -323,3 +323,73 @@ fn cl_loop_terminates_to_about_sr_in_one_step() {
     // After it the aggregate sits within 2 % of SR, and later orders change little.
     assert!((n_active as f64 / 2000.0 - 1.0).abs() < 0.02, "{n_active}");
 }
+
+/// Session 9 audit (issue 10): the MkTB hang-over of the written algorithm, exactly.
+/// After an overload MkTB.fill is 0 (§3.1: "MkTB.fill = max(0, MkTB.fill - packet.size)" for
+/// every packet); once the rate r drops below SR it refills at SR − r, and every packet stays
+/// in the full zone until the fill reaches the threshold: 8 ms·SR/(SR − r) (Literal) or
+/// 2 ms·SR/(SR − r) (Deficit, map §8). During that time the egress sees an unbroken marked
+/// run and keeps reporting every 33.3 ms (§3.2.2, §10.4), so the ingress orders again. For
+/// the hang-over to end before the next report (≤ 33.3 ms), r must be ≤ 0.76·SR (Literal)
+/// or ≤ 0.94·SR (Deficit); the published C.1 CBR rows stop at about 0.967 SR.
+///
+/// Packets of 1280 bits (CBR voice, §10.2) on the Term CBR link (AR 64, SR 128 Mb/s): 100 ms
+/// at 2·SR (one every 5 µs), then one every 10.5 µs (121.9 Mb/s = 0.952·SR). MkTB gains
+/// 128 Mb/s × 10.5 µs = 1344 bit per gap and loses 1280: +64 bit per packet. Before the
+/// j-th slow packet fill = (j − 1)·64 + 1344, so the first packet out of the full zone is
+/// j = 15,980 (Literal: 15,979·64 + 1344 = 1,024,000 = MkTB.threshold, not below it) and
+/// j = 3,980 (Deficit: 3,979·64 + 1344 = 256,000 = size − threshold): 167.79 ms and
+/// 41.79 ms after the drop (8 ms·SR/(SR − r) = 168.0 ms, 2 ms·SR/(SR − r) = 42.0 ms).
+#[test]
+fn mktb_hang_over_after_an_overload_outlasts_the_report_interval() {
+    for (reading, first_out, min_reports) in [
+        (MkThresholdReading::Literal, 15_980u64, 5u64),
+        (MkThresholdReading::Deficit, 3_980, 1),
+    ] {
+        let (ar, sr) = (Rate::from_mbps(64), Rate::from_mbps(128));
+        let mut p = StmParams::draft_defaults(ar, sr);
+        p.mk_threshold_reading = reading;
+        let mut m = StmMarker::new(p).unwrap();
+        let mut e = StmEgress::new(StmEgressParams::draft_defaults()).unwrap();
+        let mut reports_after_drop = 0u64;
+        let mut feed = |now: Time, m: &mut StmMarker, e: &mut StmEgress, after: bool| {
+            while let Some(w) = e.next_wakeup().filter(|w| *w <= now) {
+                if let Some(EgressSignal::Report { .. }) = e.poll(w) {
+                    reports_after_drop += u64::from(after);
+                }
+            }
+            let mark = m.on_packet(now, PKT_BITS, PcnMark::NotMarked);
+            if let Some(EgressSignal::Report { .. }) = e.on_packet(now, PKT_BITS, mark) {
+                reports_after_drop += u64::from(after);
+            }
+            mark
+        };
+        let drop_at = 100_000_000u64;
+        for k in 0..drop_at / 5_000 {
+            feed(Time(k * 5_000), &mut m, &mut e, false);
+        }
+        // The overload's last packet left MkTB empty (it was at 0 long before).
+        assert_eq!(m.mktb_fill_units(), 0, "{reading:?}");
+        let last_overload = drop_at - 5_000;
+        let mut j = 0u64;
+        let out_at = loop {
+            j += 1;
+            let now = Time(last_overload + j * 10_500);
+            let mark = feed(now, &mut m, &mut e, true);
+            if mark == PcnMark::NotMarked {
+                break now;
+            }
+            assert_eq!(m.mark_cnt(), 0, "{reading:?}: packet {j} in the full zone");
+        };
+        assert_eq!(j, first_out, "{reading:?}");
+        let hang_ns = out_at.as_nanos() - last_overload;
+        assert_eq!(hang_ns, first_out * 10_500, "{reading:?}");
+        assert!(hang_ns > 33_300_000, "{reading:?}: {hang_ns} ns");
+        // The egress kept reporting through the hang-over, then stopped (Variant A).
+        assert!(
+            reports_after_drop >= min_reports,
+            "{reading:?}: {reports_after_drop} reports after the drop"
+        );
+        assert_eq!(e.next_wakeup(), None, "{reading:?}");
+    }
+}
