@@ -216,10 +216,11 @@ impl Link {
     }
 
     /// Whether the drop list takes the packet of flow `flow` now entering the link, and the
-    /// flow's count moves on ([`LossSpec::DropList`]). ns-2.35 `ListErrorModel::corrupt`,
-    /// packet units: "if ((cur_ < dropcnt_) && droplist_[cur_] == cnt_) { rval = 1; cur_++; }
-    /// cnt_++;" with `cnt_` from 0: the same here, per flow. No allocation: the sorted list
-    /// and a cursor into it.
+    /// flow's count moves on ([`LossSpec::DropList`]). As ns-2.35's `ListErrorModel::corrupt`
+    /// in packet units: a packet is dropped when the list's next entry equals the number of
+    /// packets seen before it (counted from 0), and the list then moves to its next entry;
+    /// every packet adds one to the count. The same here, per flow. No allocation: the
+    /// sorted list and a cursor into it.
     #[cold]
     #[inline(never)]
     pub fn listed_drop(&mut self, flow: u32) -> bool {
