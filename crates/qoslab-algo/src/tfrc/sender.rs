@@ -77,7 +77,8 @@
 //!   240 ms RTT instead of 4R = 0.96 s) and the timeout factor capped at 1: options
 //!   [`Ns2Compat::tcp_rto_in_equation`], [`Ns2Compat::cap_timeout_factor`].
 //! - **Receive-rate limit**: at least one packet per RTT, `max(2·X_recv, s/R)`: option
-//!   [`Ns2Compat::recv_limit_floor`]. No X_recv_set, no §8.2.1 data-limited test (ns-2's
+//!   [`Ns2Compat::recv_limit_floor`]. No X_recv_set: the X_recv of the latest report alone,
+//!   option [`Ns2Compat::recv_limit_latest_report`]. No §8.2.1 data-limited test (ns-2's
 //!   `datalimited_` means "the application had nothing to send").
 //! - **Rate rule** (not reproduced): after slow start, if X_Bps < X then X = X_Bps at once
 //!   (`decrease_rate`); else X grows by at most 2 packets per RTT per feedback
@@ -526,6 +527,13 @@ impl Sender {
             self.set_update(now, x_recv, r);
             2.0 * self.set_max()
         };
+        // ns-2 option: no X_recv_set, the limit is 2·X_recv of this feedback (not RFC 5348
+        // §4.3; see super::ns2). The set is still kept for the nofeedback timer.
+        let recv_limit = if self.params.ns2.recv_limit_latest_report && !first {
+            2.0 * x_recv
+        } else {
+            recv_limit
+        };
         self.p = fb.p.clamp(0.0, 1.0);
         // ns-2 option: the receive-rate limit never goes below one packet per RTT once
         // there is a loss event rate (not RFC 5348 §4.3; see super::ns2).
@@ -839,6 +847,44 @@ mod tests {
         f.on_timeout(Time(800 * MS));
         assert_eq!((f.round(), f.stats().nofeedback_expiries), (4, 1));
         assert_eq!(f.poll_transmit(Time(10 * 1000 * MS)).unwrap().round, 4);
+    }
+
+    #[test]
+    fn ns2_recv_limit_from_the_latest_report() {
+        // As low_receive_rate, but X_recv = 5000 B/s at 200 ms and 1000 B/s at 400 ms.
+        let run = |ns2: Ns2Compat| {
+            let p = SenderParams::new(1000, None, Variant::Standard, InitialRate::Rfc5348)
+                .unwrap()
+                .with_ns2(ns2);
+            let mut s = Sender::new(p, Time::ZERO);
+            s.poll_transmit(Time::ZERO).unwrap();
+            s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+            s.poll_transmit(Time(100 * MS)).unwrap();
+            s.on_feedback(Time(200 * MS), &fb(100, 5000.0, 0.1));
+            s.poll_transmit(Time(200 * MS)).unwrap();
+            let f = Feedback {
+                t_delay: Duration(100 * MS),
+                ..fb(200, 1000.0, 0.1)
+            };
+            s.on_feedback(Time(400 * MS), &f);
+            assert_eq!(s.stats().data_limited_feedbacks, 0);
+            s
+        };
+        // RFC 5348 §4.3: X_recv_set = {5000@200, 1000@400}: recv_limit = 2*5000 = 10000, below
+        // X_Bps = 17701 B/s (p = 0.1, R = 0.1 s).
+        assert!(close(run(Ns2Compat::RFC).allowed_rate(), 10_000.0));
+        // ns-2 (maxrate_ = 2*rate_since_last_report): 2*1000 = 2000.
+        let latest = Ns2Compat {
+            recv_limit_latest_report: true,
+            ..Ns2Compat::RFC
+        };
+        assert!(close(run(latest).allowed_rate(), 2000.0));
+        // With ns-2's floor as well: max(2000, s/R = 10000) = 10000.
+        let both = Ns2Compat {
+            recv_limit_floor: true,
+            ..latest
+        };
+        assert!(close(run(both).allowed_rate(), 10_000.0));
     }
 
     #[test]
