@@ -70,10 +70,14 @@
 //!   weighted down (factor ≥ 0.5), permanently once the interval closes. Not implemented
 //!   (optional in RFC 5348 §5.5); it matters after long loss-free stretches, little at
 //!   p ≥ 0.2.
-//! - **Loss detection**: a gap is a loss at the first later packet (`numPkts_ 1`; 3 before
-//!   ns-2.30-ish) or when the new packet was sent more than an RTT after the last in-order
-//!   one, instead of NDUPACK = 3; lost packets' times are interpolated between the previous
-//!   maximum and the new packet (the same rule as here).
+//! - **Loss detection** (`numPkts_ 1`, default; 3 before ns-2.30-ish): a gap is a loss at the
+//!   first later packet, instead of NDUPACK = 3 (RFC 5348 §5.1); lost packets' times are
+//!   interpolated between the previous maximum and the new packet (the same rule as here).
+//!   Option [`Ns2Compat::loss_at_first_later_packet`] (`ndupack = 1`). Below one packet per
+//!   RTT (RFC 4828 B.1 at p ≥ 0.2) NDUPACK = 3 delays each loss by three arrivals, several
+//!   RTTs, during which the open interval grows past the loss and feedback carries a lower
+//!   p: the first mechanism by which our `ns2_compat` TFRC parted from ns-2.35 there
+//!   (`bench/ns2/seeds/TFRC_HIGH_LOSS.md`).
 //! - **Counting**: interval lengths are integers; the open interval counts from the packet
 //!   after the event start (one less than `I_0` here); while fewer than 8 intervals exist
 //!   `smooth_ 1` averages I_0 with the closed ones instead of using I_0 alone.
@@ -138,10 +142,16 @@ impl LossHistoryParams {
         })
     }
     /// The same settings with ns-2's loss-event rule when
-    /// `ns2.loss_event_needs_new_round` (see [`ns2`](super::ns2)). Not RFC behaviour.
+    /// `ns2.loss_event_needs_new_round`, its short-interval counting when
+    /// `ns2.sp_ns2_short_counting` and `ndupack = 1` when `ns2.loss_at_first_later_packet`
+    /// (see [`ns2`](super::ns2)). Not RFC behaviour.
     pub fn with_ns2(mut self, ns2: Ns2Compat) -> Self {
         self.new_round_per_event = ns2.loss_event_needs_new_round;
         self.ns2_short_counting = ns2.sp_ns2_short_counting;
+        if ns2.loss_at_first_later_packet {
+            // ns-2 tfrc-sink.cc (numPkts_ 1): a gap is a loss at the first later arrival.
+            self.ndupack = 1;
+        }
         self
     }
     /// Whether ns-2's loss-event rule is on.
@@ -864,13 +874,65 @@ mod tests {
         // ns-2 (PreciseLoss_): 11 is revealed by the same arrival as 10 (round 1, not newer):
         // same event. 20: round 1 again (revealed by 23) -> same event although 100 ms later.
         // 30: round 2 > 1 -> new event. One closed interval 30 - 10 = 20 with 3 losses.
-        let ns2 = LossHistoryParams::standard().with_ns2(Ns2Compat::ns2());
+        // (The round rule alone, with NDUPACK = 3 as in the rounds above.)
+        let rounds_only = Ns2Compat {
+            loss_event_needs_new_round: true,
+            ..Ns2Compat::RFC
+        };
+        let ns2 = LossHistoryParams::standard().with_ns2(rounds_only);
         assert!(ns2.new_round_per_event());
+        assert_eq!(ns2.ndupack(), NDUPACK);
         let mut h = LossHistory::new(ns2);
         feed_rounds(&mut h, 40, &lost, round);
         assert_eq!(h.closed_intervals(), &[20.0]);
         assert_eq!((h.stats().lost, h.stats().loss_events), (4, 2));
         assert_eq!(h.current_event_start(), Some(30));
+    }
+
+    #[test]
+    fn ns2_loss_at_first_later_packet() {
+        // Packets every 10 ms, R = 5 ms; 10 and 20 lost.
+        let only = Ns2Compat {
+            loss_at_first_later_packet: true,
+            ..Ns2Compat::RFC
+        };
+        let params = LossHistoryParams::standard().with_ns2(only);
+        assert_eq!(params.ndupack(), 1);
+        assert!(!params.new_round_per_event());
+        let mut rfc = LossHistory::new(LossHistoryParams::standard());
+        let mut h = LossHistory::new(params);
+        feed(&mut rfc, 0..10, 5);
+        feed(&mut h, 0..10, 5);
+        // ns-2 (numPkts_ 1): the arrival of 11 reveals 10 at once, loss time interpolated
+        // between 9 and 11: 100 ms.
+        let o = feed(&mut h, [11], 5);
+        assert_eq!(
+            (o.losses, o.new_loss_events, o.first_loss_event),
+            (1, 1, true)
+        );
+        assert_eq!(h.current_event_start(), Some(10));
+        // RFC 5348 §5.1: 10 is lost only once NDUPACK = 3 later packets have arrived: 11, 12
+        // reveal nothing, 13 does.
+        assert_eq!(feed(&mut rfc, [11, 12], 5).losses, 0);
+        assert_eq!(rfc.current_event_start(), None);
+        assert_eq!(feed(&mut rfc, [13], 5).losses, 1);
+        assert_eq!(rfc.current_event_start(), Some(10));
+        feed(&mut h, [12, 13], 5);
+        // Up to 19 both agree; the arrival of 21 reveals 20 for ns-2 only (200 ms, more than
+        // R after 100 ms): closed interval 20 - 10 = 10, open I_0 = 21 - 20 + 1 = 2. RFC: 20
+        // still undecided, I_0 = 21 - 10 + 1 = 12 and no closed interval.
+        feed(&mut rfc, 14..20, 5);
+        feed(&mut h, 14..20, 5);
+        let (o_rfc, o_ns2) = (feed(&mut rfc, [21], 5), feed(&mut h, [21], 5));
+        assert_eq!((o_rfc.losses, o_ns2.losses), (0, 1));
+        assert_eq!(h.closed_intervals(), &[10.0]);
+        assert_eq!(rfc.closed_intervals(), &[] as &[f64]);
+        let now = Time(215 * MS);
+        assert_eq!(h.open_interval(now), Some(2.0));
+        assert_eq!(rfc.open_interval(now), Some(12.0));
+        // The RFC history catches up at 23 (21, 22, 23 above 20).
+        assert_eq!(feed(&mut rfc, [22, 23], 5).losses, 1);
+        assert_eq!(rfc.closed_intervals(), &[10.0]);
     }
 
     #[test]

@@ -133,7 +133,7 @@ fn one_flow(kind: Kind, p: f64, ns2: Ns2Compat, seed: u64, flow: u64) -> (f64, f
 }
 
 /// The options one at a time and together.
-pub(crate) fn variants() -> [(&'static str, Ns2Compat); 7] {
+pub(crate) fn variants() -> [(&'static str, Ns2Compat); 8] {
     let off = Ns2Compat::RFC;
     [
         ("rfc", off),
@@ -162,6 +162,13 @@ pub(crate) fn variants() -> [(&'static str, Ns2Compat); 7] {
             "+floor",
             Ns2Compat {
                 recv_limit_floor: true,
+                ..off
+            },
+        ),
+        (
+            "+detect",
+            Ns2Compat {
+                loss_at_first_later_packet: true,
                 ..off
             },
         ),
@@ -263,7 +270,7 @@ fn ns2_report() {
 fn ns2_report_rows_quoted_in_the_docs_still_hold() {
     let all = Ns2Compat::ns2();
     // (p, quoted RFC default, quoted "all")
-    let quoted = [(0.2, 19.1, 65.7), (0.3, 9.4, 36.2), (0.5, 1.8, 24.7)];
+    let quoted = [(0.2, 19.1, 56.9), (0.3, 9.4, 29.1), (0.5, 1.8, 19.4)];
     for (p, q_rfc, q_all) in quoted {
         let mean = |ns2| {
             (1..=3)
@@ -277,6 +284,197 @@ fn ns2_report_rows_quoted_in_the_docs_still_hold() {
                 (got / want - 1.0).abs() <= 0.10,
                 "std 1460 B, p = {p}, {what}: now {got:.2} Kb/s, the docs quote {want}"
             );
+        }
+    }
+}
+
+/// Per-flow diagnostics of one [`b1`] flow over [from, end): what
+/// `bench/ns2/seeds/probes/tfrc_high_loss.py` reads from ns-2's `debug_`/`printLoss_` output
+/// (bench/ns2/seeds/TFRC_HIGH_LOSS.md).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Probe {
+    /// The loss event rate of every feedback.
+    pub ps: Vec<f64>,
+    /// Wire Kb/s sent.
+    pub kbps: f64,
+    /// Feedbacks received, and the mean of the loss event rate they carry.
+    pub feedbacks: u64,
+    pub mean_p: f64,
+    /// Nofeedback expiries.
+    pub nofeedback: u64,
+    /// Time average of the allowed data rate (bytes/s of data).
+    pub mean_x: f64,
+    /// Feedbacks after which X is below the equation's X_Bps (held by the receive-rate limit).
+    pub capped: u64,
+    /// Loss events started and packets sent over [from, end).
+    pub events: u64,
+    pub sent: u64,
+}
+
+pub(crate) fn probe_flow(
+    kind: Kind,
+    p: f64,
+    ns2: Ns2Compat,
+    seed: u64,
+    end_s: u64,
+    from_s: u64,
+    ndupack: u32,
+) -> Probe {
+    let mut rng = Rng::stream(seed, &format!("{}-{}", kind.name, 0));
+    let start = Time::from_secs_f64(rng.uniform_range(0.0, 1.0));
+    let (variant, rp) = if kind.sp {
+        let sp = SmallPacketParams::rfc4828();
+        let h = LossHistoryParams::new(
+            ndupack,
+            LossTimeBase::SenderTimestamp,
+            Some(sp.short_rule()),
+        )
+        .unwrap();
+        (
+            Variant::SmallPacket(sp),
+            ReceiverParams::new(h, Some(sp.nominal_segment())).unwrap(),
+        )
+    } else {
+        let h = LossHistoryParams::new(ndupack, LossTimeBase::SenderTimestamp, None).unwrap();
+        (Variant::Standard, ReceiverParams::new(h, None).unwrap())
+    };
+    let sp = SenderParams::new(
+        kind.size,
+        Some(Rate(kind.app_bps)),
+        variant,
+        InitialRate::Rfc5348,
+    )
+    .unwrap()
+    .with_ns2(ns2);
+    let mut snd = Sender::new(sp, start);
+    let mut rcv = Receiver::new(rp.with_ns2(ns2));
+    let mut data: VecDeque<(Time, DataPacket)> = VecDeque::new();
+    let mut fbs: VecDeque<(Time, Feedback)> = VecDeque::new();
+    let end = Time::from_secs(end_s);
+    let from = Time::from_secs(from_s);
+    let mut pr = Probe::default();
+    let (mut bytes, mut sum_p, mut xt) = (0u64, 0.0, 0.0);
+    let mut last = from;
+    let mut ev0 = None;
+    loop {
+        let cands = [
+            snd.next_send_time(),
+            snd.poll_timeout().unwrap_or(Time::NEVER),
+            rcv.poll_timeout().unwrap_or(Time::NEVER),
+            data.front().map_or(Time::NEVER, |d| d.0),
+            fbs.front().map_or(Time::NEVER, |f| f.0),
+        ];
+        let now = *cands.iter().min().unwrap();
+        if now >= end {
+            break;
+        }
+        if now >= from && ev0.is_none() {
+            ev0 = Some((rcv.history().stats().loss_events, snd.stats().packets_sent));
+        }
+        if now > last {
+            xt += snd.allowed_data_rate() * now.saturating_since(last).as_secs_f64();
+            last = now;
+        }
+        let counting = now >= from;
+        if fbs.front().is_some_and(|f| f.0 == now) {
+            let (_, fb) = fbs.pop_front().unwrap();
+            snd.on_feedback(now, &fb);
+            if counting {
+                pr.feedbacks += 1;
+                sum_p += fb.p;
+                pr.ps.push(fb.p);
+                if fb.p > 0.0 && snd.allowed_rate() < 0.99 * snd.x_calc() {
+                    pr.capped += 1;
+                }
+            }
+        } else if data.front().is_some_and(|d| d.0 == now) {
+            let (_, pkt) = data.pop_front().unwrap();
+            if let Some(fb) = rcv.on_packet(now, &pkt) {
+                fbs.push_back((now + OWD, fb));
+            }
+        } else if rcv.poll_timeout() == Some(now) {
+            if let Some(fb) = rcv.on_timeout(now) {
+                fbs.push_back((now + OWD, fb));
+            }
+        } else if snd.poll_timeout() == Some(now) {
+            let before = snd.stats().nofeedback_expiries;
+            snd.on_timeout(now);
+            if counting && snd.stats().nofeedback_expiries > before {
+                pr.nofeedback += 1;
+            }
+        } else if let Some(pkt) = snd.poll_transmit(now) {
+            if counting {
+                bytes += (kind.size + kind.header) as u64;
+            }
+            if !rng.bernoulli(p) {
+                data.push_back((now + OWD, pkt));
+            }
+        }
+    }
+    xt += snd.allowed_data_rate() * end.saturating_since(last).as_secs_f64();
+    let span = (end_s - from_s) as f64;
+    pr.kbps = bytes as f64 * 8.0 / span / 1000.0;
+    pr.mean_p = if pr.feedbacks > 0 {
+        sum_p / pr.feedbacks as f64
+    } else {
+        0.0
+    };
+    pr.mean_x = xt / span;
+    let (e0, s0) = ev0.unwrap_or((0, 0));
+    pr.events = rcv.history().stats().loss_events - e0;
+    pr.sent = snd.stats().packets_sent - s0;
+    pr
+}
+
+/// `TFRC_PROBE="std1460 0.3 20 1000" cargo test -p qoslab-algo --release tfrc_high_loss_probe
+/// -- --ignored --nocapture`: kind, p, seeds, end (s); one flow per seed, [50 s, end).
+#[test]
+#[ignore]
+fn tfrc_high_loss_probe() {
+    let spec = std::env::var("TFRC_PROBE").unwrap_or_else(|_| "std1460 0.3 10 1000".into());
+    let a: Vec<&str> = spec.split_whitespace().collect();
+    let kind = [STD1460, SP14, STD14, SP200, STD200]
+        .into_iter()
+        .find(|k| k.name == a[0])
+        .expect("kind");
+    let p: f64 = a[1].parse().unwrap();
+    let seeds: u64 = a[2].parse().unwrap();
+    let end: u64 = a[3].parse().unwrap();
+    let nd: u32 = std::env::var("TFRC_PROBE_NDUPACK").map_or(3, |v| v.parse().unwrap());
+    for (name, ns2) in [("rfc", Ns2Compat::RFC), ("ns2", Ns2Compat::ns2())] {
+        let mut agg = Probe::default();
+        for seed in 1..=seeds {
+            let pr = probe_flow(kind, p, ns2, seed, end, 50, nd);
+            agg.kbps += pr.kbps / seeds as f64;
+            agg.mean_p += pr.mean_p / seeds as f64;
+            agg.mean_x += pr.mean_x / seeds as f64;
+            agg.feedbacks += pr.feedbacks;
+            agg.nofeedback += pr.nofeedback;
+            agg.events += pr.events;
+            agg.capped += pr.capped;
+            agg.ps.extend_from_slice(&pr.ps);
+            agg.sent += pr.sent;
+        }
+        let span = (end - 50) as f64 * seeds as f64;
+        println!(
+            "{name} {} p={p}: send {:.2} Kb/s, mean X {:.1} B/s data, feedbacks {:.3}/s, mean p {:.4}, nofeedback {:.4}/s, events/packet {:.4}, X < X_Bps after {:.3} of feedbacks",
+            kind.name,
+            agg.kbps,
+            agg.mean_x,
+            agg.feedbacks as f64 / span,
+            agg.mean_p,
+            agg.nofeedback as f64 / span,
+            agg.events as f64 / agg.sent as f64,
+            agg.capped as f64 / agg.feedbacks.max(1) as f64
+        );
+        agg.ps.sort_by(f64::total_cmp);
+        let n = agg.ps.len();
+        if n > 0 {
+            let q: Vec<String> = [0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95]
+                .iter()
+                .map(|q| format!("{:.4}", agg.ps[(n as f64 * q) as usize]))
+                .collect();
+            println!("  p quantiles 5/10/25/50/75/90/95 %: {}", q.join(" "));
         }
     }
 }

@@ -32,9 +32,13 @@
 //!   received in the last RTT × packet size. Not reproduced under [`Ns2Compat`]; it is
 //!   flushed after eight loss events, i.e. within seconds at p ≥ 0.1.
 //! - **Feedback**: on a new loss event at once, otherwise on the first packet arriving at
-//!   least R after the last report; the timer (1.5 R) only covers a silent sender. X_recv
-//!   (`est_thput`) is packets since the last report over the time since it when that is
-//!   ≥ R, else packets received in the last R over R.
+//!   least R after the last report; the timer (1.5 R) only covers a silent sender — and
+//!   reports once more, with X_recv = one packet per second, when the last report was sent
+//!   at a data arrival and nothing arrived since: option
+//!   [`Ns2Compat::idle_report_after_arrival`] (ours fires it 1.5 R after that report; the
+//!   rest of ns-2's feedback timing is not reproduced). X_recv (`est_thput`) is packets since
+//!   the last report over the time since it when that is ≥ R, else packets received in the
+//!   last R over R (not reproduced).
 //! - **Loss events** use the sender's feedback round (`PreciseLoss_`):
 //!   [`Ns2Compat::loss_event_needs_new_round`], read from [`DataPacket::round`].
 
@@ -49,6 +53,8 @@ use crate::time::{Duration, Time};
 pub struct ReceiverParams {
     history: LossHistoryParams,
     init_segment: Option<u32>,
+    /// ns-2 option [`Ns2Compat::idle_report_after_arrival`].
+    ns2_idle_report: bool,
 }
 
 impl ReceiverParams {
@@ -66,6 +72,7 @@ impl ReceiverParams {
         Ok(ReceiverParams {
             history,
             init_segment,
+            ns2_idle_report: false,
         })
     }
     /// Standard TFRC with RFC 5348 defaults.
@@ -73,6 +80,7 @@ impl ReceiverParams {
         ReceiverParams {
             history: LossHistoryParams::standard(),
             init_segment: None,
+            ns2_idle_report: false,
         }
     }
     /// TFRC-SP: short-interval rule and nominal segment size from `sp`.
@@ -80,12 +88,14 @@ impl ReceiverParams {
         ReceiverParams {
             history: LossHistoryParams::small_packet(sp.short_rule()),
             init_segment: Some(sp.nominal_segment()),
+            ns2_idle_report: false,
         }
     }
     /// The same settings with the receiver-side ns-2 behaviour of `ns2` switched on
     /// (`loss_event_needs_new_round`, see [`ns2`](super::ns2)). Not RFC behaviour.
     pub fn with_ns2(mut self, ns2: Ns2Compat) -> Self {
         self.history = self.history.with_ns2(ns2);
+        self.ns2_idle_report = ns2.idle_report_after_arrival;
         self
     }
     pub fn history(&self) -> &LossHistoryParams {
@@ -135,6 +145,9 @@ pub struct Receiver {
     last_p: f64,
     deadline: Time,
     idle_expired: bool,
+    /// The last feedback was sent at the arrival instant of the last data packet (ns-2
+    /// idle-report option).
+    fb_at_arrival: bool,
     stats: ReceiverStats,
 }
 
@@ -154,6 +167,7 @@ impl Receiver {
             last_p: 0.0,
             deadline: Time::NEVER,
             idle_expired: false,
+            fb_at_arrival: false,
             stats: ReceiverStats::default(),
         }
     }
@@ -225,10 +239,29 @@ impl Receiver {
         if self.bytes > 0 {
             return Some(self.feedback(now, FeedbackReason::Timer));
         }
+        let r = self.rtt.unwrap_or(Duration::ZERO);
+        if self.params.ns2_idle_report && self.fb_at_arrival {
+            // ns-2 option (tfrc-sink.cc: the nack timer fires 1.5 R after the last report and
+            // sendpkt() reports when last_arrival_ >= last_report_sent): report anyway, with
+            // est_thput()'s default of one packet per second.
+            let due = self.window_start + Duration(r.as_nanos() * 3 / 2);
+            if now >= due {
+                let one_pkt = self.last_size as f64;
+                let mut fb = self.feedback(now, FeedbackReason::Timer);
+                fb.x_recv = one_pkt;
+                return Some(fb);
+            }
+            // At R: as RFC 5348 §6.2 below (a packet arriving from now on is reported at
+            // once, as ns-2 does at least rtt_ after the last report), but come back at 1.5 R.
+            self.stats.idle_timer_expiries += 1;
+            self.idle_expired = true;
+            self.deadline = due;
+            return None;
+        }
         // RFC 5348 §6.2: nothing received since the last feedback: no feedback, restart.
         self.stats.idle_timer_expiries += 1;
         self.idle_expired = true;
-        self.deadline = now + self.rtt.unwrap_or(Duration::ZERO);
+        self.deadline = now + r;
         None
     }
 
@@ -272,6 +305,7 @@ impl Receiver {
         self.bytes = 0;
         self.window_start = now;
         self.idle_expired = false;
+        self.fb_at_arrival = now == self.last_data.1;
         // RFC 5348 §6.2: the feedback timer restarts after R.
         self.deadline = match self.rtt {
             Some(r) => now + r,
@@ -322,6 +356,63 @@ mod tests {
         // Still no RTT: every packet gets feedback.
         assert!(r.on_packet(Time(1050 * MS), &pkt(1, 1000, None)).is_some());
         assert_eq!(r.stats().feedbacks[FeedbackReason::NoRttYet as usize], 1);
+    }
+
+    #[test]
+    fn ns2_idle_report_after_arrival() {
+        // One packet (1000 B, R = 100 ms) arrives at 50 ms and gets feedback at once; then
+        // nothing arrives.
+        let only = Ns2Compat {
+            idle_report_after_arrival: true,
+            ..Ns2Compat::RFC
+        };
+        let mut rfc = Receiver::new(ReceiverParams::standard());
+        let mut ns2 = Receiver::new(ReceiverParams::standard().with_ns2(only));
+        for r in [&mut rfc, &mut ns2] {
+            assert!(r.on_packet(Time(50 * MS), &pkt(0, 0, Some(100))).is_some());
+            assert_eq!(r.poll_timeout(), Some(Time(150 * MS)));
+            assert_eq!(r.on_timeout(Time(150 * MS)), None);
+        }
+        // RFC 5348 §6.2: nothing received, no feedback; the timer restarts after R.
+        assert_eq!(rfc.poll_timeout(), Some(Time(250 * MS)));
+        assert_eq!(rfc.on_timeout(Time(250 * MS)), None);
+        // ns-2: the report is due 1.5 R after the last one (200 ms), X_recv = 1 packet/s.
+        assert_eq!(ns2.poll_timeout(), Some(Time(200 * MS)));
+        let fb = ns2.on_timeout(Time(200 * MS)).unwrap();
+        assert_eq!(
+            fb,
+            Feedback {
+                t_recvdata: Time(0),
+                t_delay: Duration(150 * MS),
+                x_recv: 1000.0,
+                p: 0.0
+            }
+        );
+        // Only once: that report was not sent at an arrival.
+        assert_eq!(ns2.poll_timeout(), Some(Time(300 * MS)));
+        assert_eq!(ns2.on_timeout(Time(300 * MS)), None);
+        assert_eq!(ns2.stats().feedbacks[FeedbackReason::Timer as usize], 1);
+        assert_eq!(rfc.stats().feedbacks[FeedbackReason::Timer as usize], 0);
+
+        // A packet arriving between R and 1.5 R after a report sent at an arrival is reported
+        // at once, as under RFC 5348 (ns-2: at least rtt_ after the last report), and no idle
+        // report follows.
+        let mut rfc = Receiver::new(ReceiverParams::standard());
+        let mut ns2 = Receiver::new(ReceiverParams::standard().with_ns2(only));
+        for r in [&mut rfc, &mut ns2] {
+            assert!(r.on_packet(Time(50 * MS), &pkt(0, 0, Some(100))).is_some());
+            assert_eq!(r.on_timeout(Time(150 * MS)), None);
+            assert_eq!(r.stats().idle_timer_expiries, 1);
+            let fb = r
+                .on_packet(Time(170 * MS), &pkt(1, 120, Some(100)))
+                .unwrap();
+            assert_eq!(fb.t_recvdata, Time(120 * MS));
+            assert_eq!(
+                r.stats().feedbacks[FeedbackReason::AfterIdleTimer as usize],
+                1
+            );
+            assert_eq!(r.poll_timeout(), Some(Time(270 * MS)));
+        }
     }
 
     #[test]

@@ -77,12 +77,17 @@
 //!   240 ms RTT instead of 4R = 0.96 s) and the timeout factor capped at 1: options
 //!   [`Ns2Compat::tcp_rto_in_equation`], [`Ns2Compat::cap_timeout_factor`].
 //! - **Receive-rate limit**: at least one packet per RTT, `max(2·X_recv, s/R)`: option
-//!   [`Ns2Compat::recv_limit_floor`]. No X_recv_set, no §8.2.1 data-limited test (ns-2's
+//!   [`Ns2Compat::recv_limit_floor`]. No X_recv_set: the X_recv of the latest report alone,
+//!   option [`Ns2Compat::recv_limit_latest_report`]. No §8.2.1 data-limited test (ns-2's
 //!   `datalimited_` means "the application had nothing to send").
-//! - **Rate rule** (not reproduced): after slow start, if X_Bps < X then X = X_Bps at once
-//!   (`decrease_rate`); else X grows by at most 2 packets per RTT per feedback
-//!   (`increase_rate`), capped by X_Bps and the receive-rate limit. RTT filter `df_` = 0.95
-//!   (RFC q = 0.9); packet spacing scaled by sqrt(R_avg)/sqrt(R_sample) (`ca_ 1`).
+//! - **Rate rule**: after slow start, if X_Bps ≤ X then X = X_Bps at once, capped by the
+//!   receive-rate limit (`decrease_rate`, `maxHeavyRounds_ 0`); else X grows by s/R per
+//!   RTT since the last change, at most 2 packets per RTT per feedback (`increase_rate`),
+//!   capped by X_Bps and the receive-rate limit: option [`Ns2Compat::gradual_increase`]
+//!   (not reproduced: ns-2 leaves slow start at the equation's rate without the receive-rate
+//!   cap, and after a data-limited period raises the cap to the initial rate). RTT filter
+//!   `df_` = 0.95 (RFC q = 0.9); packet spacing scaled by sqrt(R_avg)/sqrt(R_sample)
+//!   (`ca_ 1`); neither reproduced.
 //! - **Nofeedback timer** (not reproduced): expires after max(2R, 2s/X) (RFC: max(4R,
 //!   2s/X)) and halves X directly (no X_recv_set); the next feedback restores the equation's
 //!   rate through the rate rule. Each expiry, like each feedback, advances the round.
@@ -227,6 +232,8 @@ pub struct Sender {
     t_new: i128,
     t_next: i128,
     stats: SenderStats,
+    /// ns-2 option [`Ns2Compat::gradual_increase`]: the last rate change (`last_change_`).
+    ns2_last_change: Time,
 }
 
 fn ns(t: Time) -> i128 {
@@ -280,6 +287,7 @@ impl Sender {
             t_new: i128::MIN,
             t_next: i128::MIN,
             stats: SenderStats::default(),
+            ns2_last_change: now,
         }
     }
 
@@ -428,7 +436,7 @@ impl Sender {
     }
 
     /// RFC 5348 §4.3 step 4 after `recv_limit` is known.
-    fn recompute_x(&mut self, now: Time, recv_limit: f64) {
+    fn recompute_x(&mut self, now: Time, recv_limit: f64, at_feedback: bool) {
         let r = self.r.unwrap_or(0.0);
         // RFC 5348 §4.2: tld starts at -1, so the first slow-start step is always due.
         let doubling_due = match self.tld {
@@ -439,11 +447,27 @@ impl Sender {
             // RFC 5348 §4.3: X_Bps from the equation (RFC 4828 §3: nominal s for TFRC-SP).
             self.x_calc = self.equation(r);
             // RFC 5348 §4.3: X = max(min(X_Bps, recv_limit), s/t_mbi)
-            self.x = self.x_calc.min(recv_limit).max(self.s_pkt / T_MBI_S);
+            if self.params.ns2.gradual_increase && at_feedback && r > 0.0 {
+                // ns-2 option (tfrc.cc increase_rate()/decrease_rate(); not RFC 5348 §4.3):
+                // down to min(X_Bps, recv_limit) at once, but up by at most s/R per R since
+                // the last change, two packets per RTT at most, capped likewise.
+                let x = if self.x_calc > self.x {
+                    let rtts =
+                        (now.saturating_since(self.ns2_last_change).as_secs_f64() / r).min(2.0);
+                    self.x + self.s_pkt / r * rtts
+                } else {
+                    self.x
+                };
+                self.x = x.min(self.x_calc).min(recv_limit).max(self.s_pkt / T_MBI_S);
+                self.ns2_last_change = now;
+            } else {
+                self.x = self.x_calc.min(recv_limit).max(self.s_pkt / T_MBI_S);
+            }
         } else if doubling_due {
             // RFC 5348 §4.3: X = max(min(2*X, recv_limit), initial_rate); tld = t_now
             self.x = (2.0 * self.x).min(recv_limit).max(self.initial_rate);
             self.tld = Some(now);
+            self.ns2_last_change = now;
         }
     }
 
@@ -526,6 +550,13 @@ impl Sender {
             self.set_update(now, x_recv, r);
             2.0 * self.set_max()
         };
+        // ns-2 option: no X_recv_set, the limit is 2·X_recv of this feedback (not RFC 5348
+        // §4.3; see super::ns2). The set is still kept for the nofeedback timer.
+        let recv_limit = if self.params.ns2.recv_limit_latest_report && !first {
+            2.0 * x_recv
+        } else {
+            recv_limit
+        };
         self.p = fb.p.clamp(0.0, 1.0);
         // ns-2 option: the receive-rate limit never goes below one packet per RTT once
         // there is a loss event rate (not RFC 5348 §4.3; see super::ns2).
@@ -534,7 +565,7 @@ impl Sender {
         } else {
             recv_limit
         };
-        self.recompute_x(now, recv_limit);
+        self.recompute_x(now, recv_limit, true);
         // RFC 5348 §4.3 (5): restart the nofeedback timer after RTO.
         self.nofeedback_deadline = now + Duration::from_secs_f64(self.rto);
         self.sent_since_timer = false;
@@ -547,7 +578,7 @@ impl Sender {
         self.n_set = 0;
         self.set_push(now, tl / 2.0);
         // "Recalculate X as in step (4)": recv_limit = 2 * max(X_recv_set) = tl.
-        self.recompute_x(now, tl);
+        self.recompute_x(now, tl, false);
     }
 
     /// The nofeedback timer fired (call at `poll_timeout()`; early calls do nothing).
@@ -839,6 +870,93 @@ mod tests {
         f.on_timeout(Time(800 * MS));
         assert_eq!((f.round(), f.stats().nofeedback_expiries), (4, 1));
         assert_eq!(f.poll_transmit(Time(10 * 1000 * MS)).unwrap().round, 4);
+    }
+
+    #[test]
+    fn ns2_gradual_increase() {
+        // R = 0.1 s throughout (every sample 0.1 s), s = 1000 B, X_recv = 100 000 B/s (the
+        // receive-rate limit, 200 000 B/s, never binds). Feedback at 100 ms (no loss yet),
+        // 200 ms (p = 0.1), 300 ms (p = 0.05), 600 ms (p = 0.01), 700 ms (p = 0.2).
+        let run = |ns2: Ns2Compat| {
+            let p = SenderParams::new(1000, None, Variant::Standard, InitialRate::Rfc5348)
+                .unwrap()
+                .with_ns2(ns2);
+            let mut s = Sender::new(p, Time::ZERO);
+            let mut xs = Vec::new();
+            s.poll_transmit(Time::ZERO).unwrap();
+            s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+            let mut prev = 100;
+            for (at, p) in [(200, 0.1), (300, 0.05), (600, 0.01), (700, 0.2)] {
+                s.poll_transmit(Time(prev * MS));
+                let f = Feedback {
+                    t_delay: Duration((at - prev - 100) * MS),
+                    ..fb(prev, 100_000.0, p)
+                };
+                s.on_feedback(Time(at * MS), &f);
+                xs.push(s.allowed_rate());
+                prev = at;
+            }
+            assert_eq!(s.stats().data_limited_feedbacks, 0);
+            xs
+        };
+        let eq = |p| throughput(1000.0, 0.1, p);
+        // RFC 5348 §4.3: X = min(X_Bps, recv_limit) at every feedback.
+        let rfc = run(Ns2Compat::RFC);
+        for (x, p) in rfc.iter().zip([0.1, 0.05, 0.01, 0.2]) {
+            assert!(close(*x, eq(p)), "{x} vs {}", eq(p));
+        }
+        let ns2 = run(Ns2Compat {
+            gradual_increase: true,
+            ..Ns2Compat::RFC
+        });
+        // 200 ms: down from the initial 40 000 B/s to X_Bps(0.1) = 17 701 at once.
+        assert!(close(ns2[0], eq(0.1)));
+        // 300 ms: X_Bps(0.05) = 36 857 is higher: up by s/R * (0.1 s / R) = 10 000 B/s.
+        assert!(eq(0.05) > ns2[0] + 10_000.0);
+        assert!(close(ns2[1], eq(0.1) + 10_000.0), "{}", ns2[1]);
+        // 600 ms: three RTTs since the last change, but at most two packets per RTT.
+        assert!(eq(0.01) > ns2[1] + 20_000.0);
+        assert!(close(ns2[2], eq(0.1) + 30_000.0), "{}", ns2[2]);
+        // 700 ms: X_Bps(0.2) is lower: down to it at once.
+        assert!(close(ns2[3], eq(0.2)));
+    }
+
+    #[test]
+    fn ns2_recv_limit_from_the_latest_report() {
+        // As low_receive_rate, but X_recv = 5000 B/s at 200 ms and 1000 B/s at 400 ms.
+        let run = |ns2: Ns2Compat| {
+            let p = SenderParams::new(1000, None, Variant::Standard, InitialRate::Rfc5348)
+                .unwrap()
+                .with_ns2(ns2);
+            let mut s = Sender::new(p, Time::ZERO);
+            s.poll_transmit(Time::ZERO).unwrap();
+            s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+            s.poll_transmit(Time(100 * MS)).unwrap();
+            s.on_feedback(Time(200 * MS), &fb(100, 5000.0, 0.1));
+            s.poll_transmit(Time(200 * MS)).unwrap();
+            let f = Feedback {
+                t_delay: Duration(100 * MS),
+                ..fb(200, 1000.0, 0.1)
+            };
+            s.on_feedback(Time(400 * MS), &f);
+            assert_eq!(s.stats().data_limited_feedbacks, 0);
+            s
+        };
+        // RFC 5348 §4.3: X_recv_set = {5000@200, 1000@400}: recv_limit = 2*5000 = 10000, below
+        // X_Bps = 17701 B/s (p = 0.1, R = 0.1 s).
+        assert!(close(run(Ns2Compat::RFC).allowed_rate(), 10_000.0));
+        // ns-2 (maxrate_ = 2*rate_since_last_report): 2*1000 = 2000.
+        let latest = Ns2Compat {
+            recv_limit_latest_report: true,
+            ..Ns2Compat::RFC
+        };
+        assert!(close(run(latest).allowed_rate(), 2000.0));
+        // With ns-2's floor as well: max(2000, s/R = 10000) = 10000.
+        let both = Ns2Compat {
+            recv_limit_floor: true,
+            ..latest
+        };
+        assert!(close(run(both).allowed_rate(), 10_000.0));
     }
 
     #[test]

@@ -290,7 +290,8 @@ pub struct TfrcSpec {
     /// ns-2's TFRC behaviours where they differ from RFC 5348 (`qoslab_algo::tfrc::ns2`):
     /// loss events need a new feedback round, t_RTO in 100 ms ticks, the capped timeout
     /// term, a one-packet-per-RTT floor on the receive-rate limit, ns-2's TFRC-SP short
-    /// interval counting. Off (RFC behaviour) by default.
+    /// interval counting, and the rest of `Ns2Compat::ns2()` (listed there). Off (RFC
+    /// behaviour) by default.
     pub ns2_compat: bool,
 }
 
