@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Findings 30 and 35 (issue 14, session 10): does the ported suites' `Agent/TCP set
+"""Findings 32 and 34 (issue 14, session 10): does the ported suites' `Agent/TCP set
 precisionReduce_ false` (whole-packet window halving, ns-2's default before 2006) explain a
 gap to qoslab?
 
