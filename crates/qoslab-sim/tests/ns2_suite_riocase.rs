@@ -1,6 +1,8 @@
-//! ns-2.35's own RIO validation test `notGentle` (tcl/test/test-suite-rio.tcl: ns-2's
-//! `Queue/RED/RIO` with `priority_method_ 1` on topology net2, an Out and an In TCP/Sack1
-//! flow, no gentle region, 20 s), ported as a differential test (issue 14).
+//! ns-2.35's own RIO validation tests `notGentle` and `strict` (tcl/test/test-suite-rio.tcl:
+//! ns-2's `Queue/RED/RIO` with `priority_method_ 1` on topology net2, an Out and an In
+//! TCP/Sack1 flow, 20 s; `notGentle` without a gentle region, `strict` with In 10..20, Out
+//! 3..9, both max_p 0.1, gentle), ported as differential tests (issue 14; `strict` has a test
+//! since session 10, see its doc comment; README section 13.4).
 //!
 //! ns-2 ran the suite's test unmodified (`bench/ns2/seeds/suite/rio.tcl` seeds the default
 //! RNG; RIO's drops are the only randomness); with the suite's seed its r1->r2 packet trace
