@@ -57,8 +57,8 @@ fn ns2_reference(case: &str) -> [f64; 7] {
 }
 
 /// The thresholds of `notGentle` (as in the scenario file) and of `strict` (In 10..20, Out
-/// 3..9, both max_p 0.1; ns-2.35's `gentle_` default true turns on `in_gentle_` and
-/// `out_gentle_`), as `rio.py` rewrites them.
+/// 3..9, both max_p 0.1; no gentle region either: ns-2.35's `Queue/RED/RIO` default is
+/// `gentle_ false`, unlike `Queue/RED`), as `rio.py` rewrites them.
 const NOTGENTLE: &str = "in = { min_th = 3, max_th = 15, max_p = 0.02, w_q = 0.002 }, \
                          out = { min_th = 3, max_th = 15, max_p = 0.005, w_q = 0.002 }";
 const STRICT: &str = "in = { min_th = 10, max_th = 20, max_p = 0.1, w_q = 0.002 }, \
@@ -71,9 +71,7 @@ fn ours(strict: bool, ns2_rio: bool) -> [f64; 7] {
     let mut text = std::fs::read_to_string(manifest(SCENARIO)).unwrap();
     if strict {
         assert_eq!(text.matches(NOTGENTLE).count(), 2, "scenario changed");
-        text = text
-            .replace(NOTGENTLE, STRICT)
-            .replace("gentle = false", "gentle = true");
+        text = text.replace(NOTGENTLE, STRICT);
     }
     if ns2_rio {
         let from = "mean_pkt_size = \"500B\", in =";
@@ -151,10 +149,12 @@ fn rio_notgentle_matches_ns2_with_rio_cc_sampling() {
     );
 }
 
-/// `strict` (test-suite-rio.tcl: In 10..20, Out 3..9, both max_p 0.1, gentle): the queue,
-/// the link and the In class agree with rio.cc's sampling; the Out class (about 340 packets
-/// in 19 s in every ns-2 seed, forced-dropped while the total average is above 2·9) does not
-/// (finding 34, printed, not asserted).
+/// `strict` (test-suite-rio.tcl: In 10..20, Out 3..9, both max_p 0.1, no gentle region): with
+/// rio.cc's sampling every column agrees (10 seeds: Out packets +2.7 %, Out drops +7.6 %, In
+/// packets −0.9 %, In drops 0.0 %, mean queue +1.2 %, std +0.1 %, throughput −0.6 %). Bounds:
+/// the issue's, 5 % on packets (throughput per class), 10 % on drops and queue statistics, 1 %
+/// on the link's throughput. (Session 9's mapping had turned the gentle region on, which ns-2's
+/// `Queue/RED/RIO` does not have by default; the Out class then differed by +23 / +35 %.)
 #[test]
 fn rio_strict_matches_ns2_with_rio_cc_sampling() {
     let ns2 = ns2_reference("strict");
@@ -165,10 +165,8 @@ fn rio_strict_matches_ns2_with_rio_cc_sampling() {
     within("throughput", q[6], ns2[6], 0.01);
     within("In drops", q[3], ns2[3], 0.10);
     within("In packets", q[2], ns2[2], 0.05);
-    eprintln!(
-        "Out packets / drops (finding 34, not asserted): qoslab {:.1} / {:.1} vs ns-2.35 {:.1} / {:.1}",
-        q[0], q[1], ns2[0], ns2[1]
-    );
+    within("Out drops", q[1], ns2[1], 0.10);
+    within("Out packets", q[0], ns2[0], 0.05);
 
     // Clark & Fang's RIO (our default) is not ns-2's RED/RIO here either.
     let cf = ours(true, false);
