@@ -15,7 +15,10 @@
 //! Measured (r1->r2, 3..50 s, means of 10 seeds, ns-2.35 vs qoslab): mean queue seen by
 //! arrivals 10.074 vs 10.059 packets (−0.1 %; ARED's target band is 9..11), its standard
 //! deviation 3.225 vs 3.287 (+1.9 %), throughput 1.497 vs 1.497 Mb/s, drops 58.9 vs 63.8
-//! (+8.3 %: ns-2's seeds 57..60, ours 62..65; not explained, see the issue 14 report).
+//! (+8.3 %: ns-2's seeds 57..60, ours 62..65). Explained (finding 32 of
+//! `bench/ns2/seeds/README.md`): the suite sets `precisionReduce_ false`, whole-packet window
+//! halving; with ns-2.35's default `true` ns-2 drops 64.5 (64..66), ours −1.1 %
+//! (`bench/ns2/seeds/probes/suite_precision_reduce.py`). The data here stay the suite's.
 //! ns-2's max_p averages 0.024 over the run (it starts at 0.1). With ns-2's `use_mark_p_`
 //! and gentle-line deviations switched on (`ns2_use_mark_p`, `ns2_gentle_initial_max_p`)
 //! every value is the same: the average never reaches max_th here.

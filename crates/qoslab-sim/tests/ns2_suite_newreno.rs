@@ -28,10 +28,14 @@
 //!   ssthresh = ⌊15 / 2⌋ = 7 packets at the fast retransmit (`slowdown`, integer packets)
 //!   and leaves recovery with cwnd = 7; RFC 6582 §3.2 step 2 (RFC 5681 (4)) gives
 //!   FlightSize / 2 = 15,000 B / 2 = 7,500 B, and ours leaves with 7.5 segments. An ns-2
-//!   deviation (whole packets), so the exact comparison stops there; both drop 3,
-//!   retransmit 3 and never time out.
+//!   deviation (whole packets, finding 26 of `bench/ns2/seeds/README.md`), so the exact
+//!   comparison stops there; both drop 3, retransmit 3 and never time out.
 //! - `newreno1_B` (nine drops): 212 checkpoints agree, through the timeout at 3.31 s; the
-//!   runs part in the go-back-N after it (see its test).
+//!   runs part in the go-back-N after it (see its test; finding 28).
+//! - Reno is compared with `ns2_compat` because the suite runs it with `bugFix_ false` (Fall
+//!   & Floyd's Reno, finding 29); our RFC-mode Reno parts at 2.48 s
+//!   (`bench/ns2/seeds/probes/suite_newreno_modes.py`), so this test fails if the `ns2_compat`
+//!   Reno changes.
 //!
 //! Runs: about 2,050 short runs and 20 CBR runs, 0.2 s in the test profile.
 

@@ -1,6 +1,8 @@
-//! ns-2.35's own RIO validation test `notGentle` (tcl/test/test-suite-rio.tcl: ns-2's
-//! `Queue/RED/RIO` with `priority_method_ 1` on topology net2, an Out and an In TCP/Sack1
-//! flow, no gentle region, 20 s), ported as a differential test (issue 14).
+//! ns-2.35's own RIO validation tests `notGentle` and `strict` (tcl/test/test-suite-rio.tcl:
+//! ns-2's `Queue/RED/RIO` with `priority_method_ 1` on topology net2, an Out and an In
+//! TCP/Sack1 flow, 20 s; `notGentle` without a gentle region, `strict` with In 10..20, Out
+//! 3..9, both max_p 0.1, gentle), ported as differential tests (issue 14; `strict` has a test
+//! since session 10, see its doc comment; README section 13.4).
 //!
 //! ns-2 ran the suite's test unmodified (`bench/ns2/seeds/suite/rio.tcl` seeds the default
 //! RNG; RIO's drops are the only randomness); with the suite's seed its r1->r2 packet trace
@@ -35,9 +37,10 @@ fn manifest(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-/// ns-2's means: out_pkts, out_drops, in_pkts, in_drops, ql_ave, ql_std, throughput.
-fn ns2_reference() -> [f64; 7] {
-    let path = manifest("tests/data/ns2/suite_rio_notGentle.csv");
+/// ns-2's means for a case (`notGentle`, `strict`): out_pkts, out_drops, in_pkts, in_drops,
+/// ql_ave, ql_std, throughput.
+fn ns2_reference(case: &str) -> [f64; 7] {
+    let path = manifest(&format!("tests/data/ns2/suite_rio_{case}.csv"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     let mut acc = [0.0; 7];
     let mut n = 0.0;
@@ -53,10 +56,23 @@ fn ns2_reference() -> [f64; 7] {
     acc.map(|a| a / n)
 }
 
-/// Our means over seeds 1..=SEEDS, in ns2_reference's order; `ns2_rio` adds ns-2 rio.cc's
-/// sampling and `wait` to both RIO queues.
-fn ours(ns2_rio: bool) -> [f64; 7] {
+/// The thresholds of `notGentle` (as in the scenario file) and of `strict` (In 10..20, Out
+/// 3..9, both max_p 0.1; no gentle region either: ns-2.35's `Queue/RED/RIO` default is
+/// `gentle_ false`, unlike `Queue/RED`), as `rio.py` rewrites them.
+const NOTGENTLE: &str = "in = { min_th = 3, max_th = 15, max_p = 0.02, w_q = 0.002 }, \
+                         out = { min_th = 3, max_th = 15, max_p = 0.005, w_q = 0.002 }";
+const STRICT: &str = "in = { min_th = 10, max_th = 20, max_p = 0.1, w_q = 0.002 }, \
+                      out = { min_th = 3, max_th = 9, max_p = 0.1, w_q = 0.002 }";
+
+/// Our means over seeds 1..=SEEDS, in ns2_reference's order; `strict` rewrites the
+/// thresholds as `rio.py --case strict`; `ns2_rio` adds ns-2 rio.cc's sampling and `wait` to
+/// both RIO queues.
+fn ours(strict: bool, ns2_rio: bool) -> [f64; 7] {
     let mut text = std::fs::read_to_string(manifest(SCENARIO)).unwrap();
+    if strict {
+        assert_eq!(text.matches(NOTGENTLE).count(), 2, "scenario changed");
+        text = text.replace(NOTGENTLE, STRICT);
+    }
     if ns2_rio {
         let from = "mean_pkt_size = \"500B\", in =";
         assert_eq!(text.matches(from).count(), 2, "scenario changed");
@@ -65,7 +81,10 @@ fn ours(ns2_rio: bool) -> [f64; 7] {
             "mean_pkt_size = \"500B\", wait = true, ns2_avg_on_in_arrivals = true, in =",
         );
     }
-    let dir = std::env::temp_dir().join(format!("qoslab-riocase-{}-{ns2_rio}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "qoslab-riocase-{}-{strict}-{ns2_rio}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("rio_notGentle.toml");
     std::fs::write(&file, text).unwrap();
@@ -105,8 +124,8 @@ fn within(what: &str, ours: f64, ns2: f64, bound: f64) {
 
 #[test]
 fn rio_notgentle_matches_ns2_with_rio_cc_sampling() {
-    let ns2 = ns2_reference();
-    let q = ours(true);
+    let ns2 = ns2_reference("notGentle");
+    let q = ours(false, true);
     eprintln!("qoslab (rio.cc sampling, wait) {q:?}\nns-2.35 {ns2:?}");
     within("mean queue", q[4], ns2[4], 0.10);
     within("queue std", q[5], ns2[5], 0.10);
@@ -120,7 +139,37 @@ fn rio_notgentle_matches_ns2_with_rio_cc_sampling() {
     );
 
     // Clark & Fang's RIO (our default) is not ns-2's RED/RIO: the queue is far shorter.
-    let cf = ours(false);
+    let cf = ours(false, false);
+    eprintln!("qoslab (default RIO) {cf:?}");
+    assert!(
+        cf[4] < 0.8 * ns2[4],
+        "default RIO's mean queue {:.2} should be well below ns-2 rio.cc's {:.2}",
+        cf[4],
+        ns2[4]
+    );
+}
+
+/// `strict` (test-suite-rio.tcl: In 10..20, Out 3..9, both max_p 0.1, no gentle region): with
+/// rio.cc's sampling every column agrees (10 seeds: Out packets +2.7 %, Out drops +7.6 %, In
+/// packets −0.9 %, In drops 0.0 %, mean queue +1.2 %, std +0.1 %, throughput −0.6 %). Bounds:
+/// the issue's, 5 % on packets (throughput per class), 10 % on drops and queue statistics, 1 %
+/// on the link's throughput. (Session 9's mapping had turned the gentle region on, which ns-2's
+/// `Queue/RED/RIO` does not have by default; the Out class then differed by +23 / +35 %.)
+#[test]
+fn rio_strict_matches_ns2_with_rio_cc_sampling() {
+    let ns2 = ns2_reference("strict");
+    let q = ours(true, true);
+    eprintln!("qoslab (rio.cc sampling, wait) {q:?}\nns-2.35 {ns2:?}");
+    within("mean queue", q[4], ns2[4], 0.10);
+    within("queue std", q[5], ns2[5], 0.10);
+    within("throughput", q[6], ns2[6], 0.01);
+    within("In drops", q[3], ns2[3], 0.10);
+    within("In packets", q[2], ns2[2], 0.05);
+    within("Out drops", q[1], ns2[1], 0.10);
+    within("Out packets", q[0], ns2[0], 0.05);
+
+    // Clark & Fang's RIO (our default) is not ns-2's RED/RIO here either.
+    let cf = ours(true, false);
     eprintln!("qoslab (default RIO) {cf:?}");
     assert!(
         cf[4] < 0.8 * ns2[4],
