@@ -181,12 +181,16 @@ impl Heap {
 }
 
 impl Event {
-    /// Whether the event goes to the timer heap (deadlines armed by components, mostly far
-    /// ahead and rarely due) rather than the link heap (pipe heads and link-free instants,
-    /// nearly every one due within a serialisation or propagation time).
+    /// Which heap the event goes to: pipe heads (`Deliver`), link-free instants
+    /// (`LinkFree`), or timers (deadlines armed by components, mostly far ahead and rarely
+    /// due).
     #[inline(always)]
-    fn is_timer(&self) -> bool {
-        !matches!(self, Event::Deliver { .. } | Event::LinkFree { .. })
+    fn class(&self) -> Class {
+        match self {
+            Event::Deliver { .. } => Class::Links,
+            Event::LinkFree { .. } => Class::Frees,
+            _ => Class::Timers,
+        }
     }
 }
 
@@ -200,12 +204,32 @@ enum Taken {
     #[default]
     None,
     Links,
+    Frees,
+    Timers,
+}
+
+/// The heap an event goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// `Deliver`: pipe heads.
+    Links,
+    /// `LinkFree`: one per backlogged link.
+    Frees,
+    /// Everything else.
     Timers,
 }
 
 /// Two heaps on one (time, seq) key space: link events and timers (module documentation).
 pub struct EventQueue {
     links: Heap,
+    /// `LinkFree` events: at most one per link, and about 1.3 pending on the bench
+    /// dumbbells, so this heap's sifts are nearly free (module documentation, session 10).
+    frees: Heap,
+    /// Key of `frees`' earliest entry (`NO_KEY` if none), kept up to date as `timer_top`.
+    free_top: u128,
+    /// `free_top.min(timer_top)`, kept up to date with them: a pop compares the link heap's
+    /// top with this one field.
+    side_top: u128,
     timers: Heap,
     /// Key of the timer heap's earliest entry (`NO_KEY` if none), kept up to date so that
     /// a pop reads one field for the timers (they change rarely).
@@ -241,6 +265,9 @@ impl EventQueue {
     pub fn with_capacity(n: usize) -> Self {
         EventQueue {
             links: Heap::with_capacity(n),
+            frees: Heap::with_capacity(n),
+            free_top: NO_KEY,
+            side_top: NO_KEY,
             timers: Heap::with_capacity(n),
             timer_top: NO_KEY,
             taken: Taken::None,
@@ -250,7 +277,8 @@ impl EventQueue {
 
     #[inline]
     pub fn len(&self) -> usize {
-        self.links.len() + self.timers.len() - (self.taken != Taken::None) as usize
+        self.links.len() + self.frees.len() + self.timers.len()
+            - (self.taken != Taken::None) as usize
     }
     /// Events ever scheduled.
     pub fn scheduled(&self) -> u64 {
@@ -266,21 +294,38 @@ impl EventQueue {
         let key = ((at.0 as u128) << 64) | self.seq as u128;
         self.seq += 1;
         let e = Entry { key, ev };
-        if ev.is_timer() {
-            if self.taken == Taken::Timers {
-                self.taken = Taken::None;
-                // Overwrite the handed-out top; PeekMut sifts it down when dropped.
-                self.timers.replace_top(e);
-                self.timer_top = top_key(&self.timers);
-            } else {
-                self.timers.push(e);
-                self.timer_top = self.timer_top.min(key);
+        match ev.class() {
+            Class::Links => {
+                if self.taken == Taken::Links {
+                    self.taken = Taken::None;
+                    // Overwrite the handed-out top and sift it down.
+                    self.links.replace_top(e);
+                } else {
+                    self.links.push(e);
+                }
             }
-        } else if self.taken == Taken::Links {
-            self.taken = Taken::None;
-            self.links.replace_top(e);
-        } else {
-            self.links.push(e);
+            Class::Frees => {
+                if self.taken == Taken::Frees {
+                    self.taken = Taken::None;
+                    self.frees.replace_top(e);
+                    self.free_top = top_key(&self.frees);
+                } else {
+                    self.frees.push(e);
+                    self.free_top = self.free_top.min(key);
+                }
+                self.side_top = self.free_top.min(self.timer_top);
+            }
+            Class::Timers => {
+                if self.taken == Taken::Timers {
+                    self.taken = Taken::None;
+                    self.timers.replace_top(e);
+                    self.timer_top = top_key(&self.timers);
+                } else {
+                    self.timers.push(e);
+                    self.timer_top = self.timer_top.min(key);
+                }
+                self.side_top = self.free_top.min(self.timer_top);
+            }
         }
     }
 
@@ -292,9 +337,15 @@ impl EventQueue {
             Taken::Links => {
                 self.links.pop();
             }
+            Taken::Frees => {
+                self.frees.pop();
+                self.free_top = top_key(&self.frees);
+                self.side_top = self.free_top.min(self.timer_top);
+            }
             Taken::Timers => {
                 self.timers.pop();
                 self.timer_top = top_key(&self.timers);
+                self.side_top = self.free_top.min(self.timer_top);
             }
         }
         self.taken = Taken::None;
@@ -303,12 +354,13 @@ impl EventQueue {
     /// Time of the earliest event.
     #[inline]
     pub fn peek_time(&self) -> Option<Time> {
-        let (l, t) = match self.taken {
-            Taken::None => (top_key(&self.links), self.timer_top),
-            Taken::Links => (next_key(&self.links), self.timer_top),
-            Taken::Timers => (top_key(&self.links), next_key(&self.timers)),
+        let (l, f, t) = match self.taken {
+            Taken::None => (top_key(&self.links), self.free_top, self.timer_top),
+            Taken::Links => (next_key(&self.links), self.free_top, self.timer_top),
+            Taken::Frees => (top_key(&self.links), next_key(&self.frees), self.timer_top),
+            Taken::Timers => (top_key(&self.links), self.free_top, next_key(&self.timers)),
         };
-        let key = l.min(t);
+        let key = l.min(f).min(t);
         (key != NO_KEY).then_some(Time((key >> 64) as u64))
     }
 
@@ -338,14 +390,21 @@ impl EventQueue {
         }
     }
 
+    /// The earliest entry of the three heaps (keys are unique, so the earliest of the three
+    /// tops is the earliest event overall) and which heap holds it.
+    #[inline(always)]
+    fn first(&self) -> Option<(Entry, Taken)> {
+        match self.links.peek() {
+            Some(e) if e.key < self.side_top => Some((*e, Taken::Links)),
+            _ if self.free_top < self.timer_top => Some((*self.frees.peek()?, Taken::Frees)),
+            _ => Some((*self.timers.peek()?, Taken::Timers)),
+        }
+    }
+
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
         self.settle();
-        // Keys are unique, so the earlier of the two tops is the earliest event overall.
-        let (e, taken) = match self.links.peek() {
-            Some(e) if e.key < self.timer_top => (*e, Taken::Links),
-            _ => (*self.timers.peek()?, Taken::Timers),
-        };
+        let (e, taken) = self.first()?;
         self.taken = taken;
         Some((Time((e.key >> 64) as u64), e.ev))
     }
@@ -354,10 +413,7 @@ impl EventQueue {
     #[inline]
     pub fn pop_before(&mut self, until: Time) -> Option<(Time, Event)> {
         self.settle();
-        let (e, taken) = match self.links.peek() {
-            Some(e) if e.key < self.timer_top => (*e, Taken::Links),
-            _ => (*self.timers.peek()?, Taken::Timers),
-        };
+        let (e, taken) = self.first()?;
         let t = Time((e.key >> 64) as u64);
         if t >= until {
             return None;
