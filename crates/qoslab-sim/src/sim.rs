@@ -8,14 +8,13 @@
 //! link has a backlog (see [`crate::net::link`]). Agents (sources, transports) expose a
 //! deadline; the engine arms one `Agent` event for the earliest and re-arms lazily.
 
-use qoslab_algo::meter::MeterVerdict;
 use qoslab_algo::{Color, Duration, QueueView, Rng, Time};
 
 use crate::arena::{Arena, IpEcn, Packet, PktId};
 pub use crate::build::{build_aqm, tcp_config, tfrc_pair};
 use crate::event::{Event, EventQueue};
 use crate::measure::delay::{self, DelayMeasure};
-use crate::net::link::{Conditioner, Link, ListCursor, MeterOracle};
+use crate::net::link::{Conditioner, Link, ListCursor};
 use crate::net::ring::Ring;
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::result::{self, RunResult};
@@ -24,7 +23,9 @@ use crate::stats::{FlowCounters, QueueCounters, QueueLengthStats, TfrcOscillatio
 use crate::traffic::udp::UdpSource;
 use crate::traffic::web::WebTraffic;
 
+mod condition;
 mod hop;
+mod run;
 mod web;
 use crate::transport::tcp::{App, Segment, TcpReceiver, TcpSender};
 use crate::transport::WireHeader;
@@ -551,42 +552,6 @@ impl Simulator {
             .arm(&mut agent.armed, d, self.now, Event::Agent { agent: a });
     }
 
-    /// Processes every event before `until` (exclusive) or before the end of the run,
-    /// whichever is first. A run covers [0, duration).
-    pub fn run_until(&mut self, until: Time) {
-        let until = until.min(self.end);
-        while let Some((t, ev)) = self.events.pop_before(until) {
-            self.now = t;
-            self.events_processed += 1;
-            match ev {
-                Event::Deliver { link } => self.on_deliver(link),
-                Event::LinkFree { link } => self.on_link_free(link),
-                _ => self.on_timer(ev),
-            }
-        }
-        self.now = self.now.max(until);
-    }
-
-    /// The timer events, out of the loop's body (rare beside `Deliver` and `LinkFree`).
-    #[inline(never)]
-    fn on_timer(&mut self, ev: Event) {
-        match ev {
-            Event::Shaper { link } => self.on_shaper(link),
-            Event::Web { pool } => self.on_web(pool),
-            Event::Agent { agent } => self.on_agent(agent),
-            Event::Sample => self.on_sample(),
-            Event::Warmup => self.on_warmup(),
-            // The loop handles these itself and never passes them here.
-            Event::Deliver { .. } | Event::LinkFree { .. } => unreachable!("a link event"),
-        }
-    }
-
-    /// Runs to the end and returns the results (with the conservation check).
-    pub fn run(mut self) -> Result<RunResult, String> {
-        self.run_until(self.end);
-        self.finish()
-    }
-
     fn on_agent(&mut self, a: u32) {
         let now = self.now;
         let agent = &mut self.agents[a as usize];
@@ -886,98 +851,6 @@ impl Simulator {
             WireHeader::TcpAck(_) | WireHeader::TfrcFeedback(_) => {}
         }
         self.forward(node, id);
-    }
-
-    /// A packet enters link `li`'s conditioner.
-    #[inline(never)]
-    fn condition(&mut self, li: u32, id: PktId) {
-        let now = self.now;
-        let p = self.arena.get(id);
-        let view = p.view();
-        let c = self.links[li as usize]
-            .cond
-            .as_mut()
-            .expect("has a conditioner");
-        c.counters.arrivals += 1;
-        let Some(sh) = c.shaper.as_mut() else {
-            c.counters.released += 1;
-            self.mark_and_enqueue(li, id);
-            return;
-        };
-        self.arena.get_mut(id).queue_at = now;
-        if sh.on_arrival(now, id as u64, view).is_err() {
-            c.counters.shaper_drops += 1;
-            self.discard(id);
-            return;
-        }
-        self.arm_shaper(li);
-    }
-
-    /// Schedules the conditioner's `Shaper` event if its release is earlier than the armed one.
-    fn arm_shaper(&mut self, li: u32) {
-        let now = self.now;
-        let c = self.links[li as usize]
-            .cond
-            .as_mut()
-            .expect("has a conditioner");
-        let next = c.next_release();
-        self.events
-            .arm(&mut c.armed, next, now, Event::Shaper { link: li });
-    }
-
-    fn on_shaper(&mut self, li: u32) {
-        let now = self.now;
-        loop {
-            let c = self.links[li as usize]
-                .cond
-                .as_mut()
-                .expect("has a conditioner");
-            EventQueue::disarm(&mut c.armed, now);
-            let Conditioner {
-                shaper,
-                meters,
-                counters,
-                ..
-            } = &mut **c;
-            let Some(sh) = shaper.as_mut() else { return };
-            let Some((id, _)) = sh.release(now, &MeterOracle(meters.first())) else {
-                break;
-            };
-            counters.released += 1;
-            delay::on_shaper_release(self.arena.get_mut(id as PktId), now);
-            self.mark_and_enqueue(li, id as PktId);
-        }
-        self.arm_shaper(li);
-    }
-
-    /// Runs the conditioner's meters over a packet leaving its shaper (or arriving, when
-    /// there is none), then hands it to the queue.
-    fn mark_and_enqueue(&mut self, li: u32, id: PktId) {
-        let now = self.now;
-        let p = self.arena.get_mut(id);
-        let mut view = p.view();
-        let c = self.links[li as usize]
-            .cond
-            .as_mut()
-            .expect("has a conditioner");
-        for m in &mut c.meters {
-            match m.mark(now, &view, &mut c.rng) {
-                MeterVerdict::Pass(color) => view.color = color,
-                MeterVerdict::Drop(_) => {
-                    c.counters.policed += 1;
-                    self.discard(id);
-                    return;
-                }
-            }
-        }
-        c.counters.pkts_by_color[view.color.index()] += 1;
-        c.counters.bytes_by_color[view.color.index()] += view.size as u64;
-        p.color = view.color;
-        let fc = &mut self.flows[p.flow as usize].counters;
-        if p.hdr.is_data() {
-            fc.bytes_by_color[view.color.index()] += view.size as u64;
-        }
-        self.enqueue(li, id);
     }
 
     /// A packet reached its destination node.
