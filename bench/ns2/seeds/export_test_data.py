@@ -2,7 +2,7 @@
 """Copies the ns-2 per-seed values of the RIO cells that cargo tests check from
 bench/ns2/seeds/measured/rio_hori2001_ns2.csv into crates/qoslab-sim/tests/data/ns2/
 rio_hori2001_tables.csv (with its source header). The cells are listed in CELLS below and in
-crates/qoslab-sim/tests/ns2_suite_rio_tables.rs.
+crates/qoslab-sim/tests/ns2_suite/rio_tables.rs.
 
 usage: python3 bench/ns2/seeds/export_test_data.py
 """

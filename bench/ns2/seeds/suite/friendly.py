@@ -17,7 +17,7 @@ and with `ns2_compat = true` on the TFRC flows, and (voip, smoothCA) with
 
 usage: python3 bench/ns2/seeds/suite/friendly.py --case smoothCA|voip|tfrcOnly [--seeds N]
 Writes ns-2's per-seed values to crates/qoslab-sim/tests/data/ns2/suite_friendly_<case>.csv
-(the data of crates/qoslab-sim/tests/ns2_suite_friendly.rs).
+(the data of crates/qoslab-sim/tests/ns2_suite/friendly.rs).
 """
 import argparse
 import csv

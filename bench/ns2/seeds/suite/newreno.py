@@ -14,7 +14,7 @@ each at least 0.5 ms away from any ns-2 event on that link; ours from runs cut a
 checkpoint (`duration` = the checkpoint: a run covers [0, duration)); and the whole run's
 totals: retransmissions, timeouts. With --write, the ns-2 side of the ported cases goes to
 crates/qoslab-sim/tests/data/ns2/suite_newreno_<case>.csv (the data of
-crates/qoslab-sim/tests/ns2_suite_newreno.rs).
+crates/qoslab-sim/tests/ns2_suite/newreno.rs).
 
 usage: python3 bench/ns2/seeds/suite/newreno.py [--case NAME ...] [--write]
 """

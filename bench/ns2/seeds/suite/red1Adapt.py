@@ -14,7 +14,7 @@ is printed for orientation (ours is not an output).
 
 usage: python3 bench/ns2/seeds/suite/red1Adapt.py [--seeds N]
 Writes ns-2's per-seed values to crates/qoslab-sim/tests/data/ns2/suite_red1Adapt.csv (the
-data of crates/qoslab-sim/tests/ns2_suite_ared.rs).
+data of crates/qoslab-sim/tests/ns2_suite/ared.rs).
 """
 import argparse
 import csv

@@ -16,7 +16,7 @@ arrivals (../ns2trace.py) and the link's throughput.
 
 usage: python3 bench/ns2/seeds/suite/rio.py [--case notGentle|strict] [--seeds N]
 Writes ns-2's per-seed values to crates/qoslab-sim/tests/data/ns2/suite_rio_<case>.csv (the
-data of crates/qoslab-sim/tests/ns2_suite_riocase.rs).
+data of crates/qoslab-sim/tests/ns2_suite/riocase.rs).
 """
 import argparse
 import csv

@@ -12,7 +12,7 @@ on that link (so the 88 us by which ns-2's 48-byte SACK ACKs delay its packets c
 checkpoint between the two simulators' copies of one event); ours from runs cut at the
 checkpoint (`duration` = the checkpoint: a run covers [0, duration)); and the whole run's
 totals. Writes the ns-2 side to crates/qoslab-sim/tests/data/ns2/suite_sack1.csv (the data
-of crates/qoslab-sim/tests/ns2_suite_tcp.rs).
+of crates/qoslab-sim/tests/ns2_suite/tcp.rs).
 
 With --case sack1a / sack1b / sack1c, the suite's neighbouring tests on the same topology
 (three drops, window 20; many drops, window 26 / 27; all start at 0 s) are run the same way

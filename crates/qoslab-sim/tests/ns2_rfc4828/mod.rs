@@ -1,5 +1,5 @@
 //! The harness shared by the RFC 4828 configured-drop-rate checks against ns-2.35
-//! (`ns2_suite_b1_tfrc.rs`: packet drop rates, `ns2_suite_b2.rs`: byte drop rates): ns-2's
+//! (`ns2_suite/b1_tfrc.rs`: packet drop rates, `ns2_suite/b2.rs`: byte drop rates): ns-2's
 //! checked-in per-seed send rates, and ours from the scenario file with its one lossy link
 //! set to the rate under test and only the checked flow groups kept (uncongested path, a
 //! random stream per flow: removing the other flows changes nothing for these).

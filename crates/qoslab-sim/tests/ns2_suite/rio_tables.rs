@@ -1,5 +1,5 @@
 //! Differential check against ns-2.35 (issue 14): the RIO seed (Hori et al. 2001), Tables 1,
-//! 2 and 3 (Table 4a: `ns2_suite_rio.rs`).
+//! 2 and 3 (Table 4a: `ns2_suite/rio.rs`).
 //!
 //! ns-2.35 ran the same network (`bench/ns2/seeds/rio_hori2001.tcl`: dsRED edge queues with
 //! TSW2CM taggers, a RIO-C core queue) with its own TCP; its per-seed statistics for the

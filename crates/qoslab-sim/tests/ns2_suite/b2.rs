@@ -26,9 +26,7 @@
 //! or the one-packet-per-backed-off-RTO floor, equal in both), TFRC at b ≥ 0.005 (packet
 //! drop rates ≥ 0.2, where B.1 already differs), our RFC 5348 standard TFRC (B.1's finding).
 
-mod ns2_rfc4828;
-
-use ns2_rfc4828::Suite;
+use crate::ns2_rfc4828::Suite;
 use qoslab_sim::scenario::spec::LossSpec;
 
 const B2: Suite = Suite {

@@ -33,9 +33,7 @@
 //! −10.1 %, +21.9 %) and 200 B, p = 0.4, 0.5 (+18.1 %, +25.1 %), and our RFC 4828 TFRC-SP
 //! at p >= 0.1.
 
-mod ns2_rfc4828;
-
-use ns2_rfc4828::Suite;
+use crate::ns2_rfc4828::Suite;
 use qoslab_sim::scenario::spec::LossSpec;
 
 const BOUND: f64 = 0.06;
