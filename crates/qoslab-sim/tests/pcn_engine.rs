@@ -285,7 +285,7 @@ fn cl_upper_limit_victims_stay_within_the_amount() {
 }
 
 #[test]
-#[ignore = "known mismatch, see scenarios/pcn-stm/RESULTS.md ('The CL 2.0 SR gap, session 7'): with the draft's own CL (cl-phb-03 §3.2 meter, §10.4.1 edge) as with RFC 5670/6661's, our CL over-terminates far less than the draft's at 2.0 SR (about 1 % vs 12.4 %), our STM more (about 14 % vs 3.5 %); no reading of the draft's measurement that the texts support closes it"]
+#[ignore = "known mismatch, see scenarios/pcn-stm/RESULTS.md ('The CL 2.0 SR gap, session 7'): with the draft's own CL (cl-phb-03 §3.2 meter, §10.4.1 edge) as with RFC 5670/6661's, our CL over-terminates far less than the draft's at 2.0 SR (about 1 % vs 12.4 %), our STM more (about 14 % vs 3.5 %: the orders after the crossing that the draft's written MkTB forces, RESULTS.md 'Session 9 audit', test qoslab-algo pcn::loop_tests::mktb_hang_over_after_an_overload_outlasts_the_report_interval); no reading of the draft's measurement that the texts support closes it"]
 fn stm_over_terminates_less_than_cl_at_2sr() {
     // Map §6 (C.1): at 2.0 SR, STM's OT is clearly below CL's (3.5 vs 12.4 for CBR).
     let s = run(&term("stm", 4000), 1).unwrap();
