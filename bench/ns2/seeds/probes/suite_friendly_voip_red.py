@@ -19,10 +19,16 @@ ns-2: suite_friendly_voip_red.tcl (the suite's test unmodified, probes around it
 voip_red_probe.patch (QPROBE; QCA for RFC 5348 §4.5), run on suite/voip.toml as written (RFC
 TFRC-SP) and with `ns2_compat = true` on the TFRC flow, each with and without §4.5.
 
+With --ablation (and --ours-bin): our `ns2_compat` TFRC-SP with each ns-2 TFRC behaviour
+(`Ns2Compat` field) switched off alone, and with it alone on (the patch's QNS2OFF): TFRC-SP
+sent / drops / loss, TCP acknowledged / drops.
+
 usage: python3 bench/ns2/seeds/probes/suite_friendly_voip_red.py [--seeds N] [--ours-bin PATH]
+       [--ablation]
 Writes nothing.
 """
 import argparse
+import csv
 import os
 import random
 import shutil
@@ -156,12 +162,44 @@ def summary(name, runs, extra=""):
           f"| {est:.1e} |{extra}")
 
 
+NS2_FIELDS = ["loss_event_needs_new_round", "tcp_rto_in_equation", "cap_timeout_factor",
+              "recv_limit_floor", "loss_at_first_later_packet", "idle_report_after_arrival",
+              "recv_limit_latest_report", "gradual_increase", "sp_ns2_short_counting"]
+
+
+def ablation(binary, seeds):
+    text = open(VOIP).read().replace('kind = "tfrc"', 'kind = "tfrc"\nns2_compat = true')
+    print("\n### our `ns2_compat` TFRC-SP, ns-2 behaviours switched off (QNS2OFF)\n")
+    print("| variant | TFRC-SP sent | drops | loss | TCP acked | TCP drops |\n|---|---|---|---|---|---|")
+    configs = [("all on (`ns2_compat`)", []), ("all off (= RFC mode)", NS2_FIELDS)]
+    configs += [(f"all but `{f}`", [f]) for f in NS2_FIELDS]
+    configs += [(f"only `{f}`", [g for g in NS2_FIELDS if g != f]) for f in NS2_FIELDS]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "s.toml")
+        open(path, "w").write(text)
+        for name, off in configs:
+            v = [0.0] * 4
+            for s in seeds:
+                subprocess.run(["nice", "-n", "19", binary, "run", path, "--seed", str(s), "--out", d,
+                                "-q"], env=dict(os.environ, QNS2OFF=",".join(off)), check=True)
+                rows = {r["flow"]: r for r in csv.DictReader(open(os.path.join(d, "flows.csv")))}
+                for i, x in enumerate([int(rows["voip"]["data_pkts"]), int(rows["voip"]["data_dropped"]),
+                                       round(float(rows["tcp1"]["goodput_bps"]) * 20 / 8 / 1460),
+                                       int(rows["tcp1"]["data_dropped"])]):
+                    v[i] += x / len(seeds)
+            print(f"| {name} | {v[0]:.1f} | {v[1]:.1f} | {100 * v[1] / v[0]:.2f} % | {v[2]:.1f} | {v[3]:.1f} |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--ours-bin", help="qoslab built with voip_red_probe.patch")
+    ap.add_argument("--ablation", action="store_true")
     a = ap.parse_args()
     seeds = range(1, a.seeds + 1)
+    if a.ablation:
+        ablation(a.ours_bin, seeds)
+        return
     print(f"### test-suite-friendly voip, per arrival at r1 -> r2 (means of seeds 1..{a.seeds})\n")
     print("| variant | SP arrivals | SP drops | SP loss | TCP loss | 8..20 s: time-avg RED avg "
           "| avg at SP arr. | avg at TCP arr. | p_b at SP arr. | SP loss | RED replay drops SP / TCP "
