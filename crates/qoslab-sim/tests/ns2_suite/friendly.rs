@@ -34,7 +34,7 @@
 //!
 //! Bounds: send counts 5 % (the bound for throughput), TCP drops 10 % (drop
 //! statistics), the first flow's slow-start window 8 % (finding 30's documented deviation;
-//! a larger gap is a regression). 30 short runs, about 0.3 s in the test profile.
+//! a larger gap is a regression). 40 short runs, about 0.3 s in the test profile.
 
 use std::path::PathBuf;
 
