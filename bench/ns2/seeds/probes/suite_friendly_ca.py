@@ -4,11 +4,14 @@
 sqrt(R_avg)/sqrt(R_sample)), which our TFRC does not implement. This runs the suite's `voip`
 and `smoothCA` in ns-2.35 as shipped and with `Agent/TFRC set ca_ 0` (a copy of
 test-suite-friendly.tcl with one line added to `voip`'s init, resp. `smoothCA`'s `ca_ 1`
-turned to 0), seeds 1..N, read as suite/friendly.py reads them. Writes nothing.
+turned to 0), seeds 1..N, read as suite/friendly.py reads them. Writes ns-2's per-seed `voip`
+values with `ca_ 0` to crates/qoslab-sim/tests/data/ns2/suite_friendly_voip_ca0.csv (session 11:
+the data of `ns2_suite::friendly::voip_ns2_compat_tfrc_sp_matches_ns2_without_ca`, finding 31).
 
 usage: python3 bench/ns2/seeds/probes/suite_friendly_ca.py [--seeds N]
 """
 import argparse
+import csv
 import os
 import shutil
 import sys
@@ -65,6 +68,17 @@ def main():
             cells = [f"{sum(x[c] for x in v) / len(v):.1f} ({min(x[c] for x in v)}.."
                      f"{max(x[c] for x in v)})" for v in r]
             print(f"| {c} | {cells[0]} | {cells[1]} |")
+        if case == "voip":
+            cols = friendly.CASES["voip"]["cols"]
+            with open(friendly.DATA.format("voip_ca0"), "w", newline="") as f:
+                f.write("# ns-2.35 (Debian package ns2 2.35): tcl/test/test-suite-friendly.tcl test "
+                        "\"voip\" with one line added to its\n# init, `Agent/TFRC set ca_ 0` (no RFC "
+                        "5348 §4.5 oscillation prevention), run by\n# bench/ns2/seeds/probes/"
+                        "suite_friendly_ca.py (default RNG seeded); columns as suite_friendly_voip.csv.\n")
+                w = csv.writer(f, lineterminator="\n")
+                w.writerow(["seed"] + cols)
+                for seed, v in zip(seeds, r[1]):
+                    w.writerow([seed] + [v[c] for c in cols])
 
 
 if __name__ == "__main__":
