@@ -56,7 +56,8 @@ def ns2(seed):
             t = float(x[1])
             qlen += {"+": 1, "-": -1, "d": -1}.get(x[0], 0)
             if x[0] == "d" and x[4] == "tcp" and x[7] == "0" and T0 <= t < T1:
-                k = "forced" if ave(t) >= MAXTH else ("overflow" if qlen + 1 >= LIMIT else "early")
+                # qlen is now the queue the arrival found (rio.cc: qlen >= qlim_ is an overflow).
+                k = "forced" if ave(t) >= MAXTH else ("overflow" if qlen >= LIMIT else "early")
                 split[k] += 1
         periods, start = [], None
         for t, v in zip(at, av):
