@@ -134,6 +134,7 @@ pub fn build_aqm(spec: &QueueSpec, rate: Rate) -> Result<(Aqm, QueueLimit), Conf
             mean_pkt_size,
             wait,
             ns2_avg_on_in_arrivals,
+            ns2_out_forced_keeps_count,
             ..
         } => {
             let lvl = |p: &RioPrecedenceSpec| RioLevel {
@@ -162,6 +163,7 @@ pub fn build_aqm(spec: &QueueSpec, rate: Rate) -> Result<(Aqm, QueueLimit), Conf
             if *ns2_avg_on_in_arrivals {
                 cfg.sampling = AvgSampling::Ns2InArrivalsOnly;
             }
+            cfg.ns2_out_forced_keeps_count = *ns2_out_forced_keeps_count;
             Aqm::Rio(Rio::new(RioParams::new(cfg)?))
         }
     };

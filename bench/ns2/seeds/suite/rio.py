@@ -10,6 +10,10 @@ strict test's settings (case strict: In 10..20, Out 3..9, both max_p 0.1; no gen
 the strict test sets none of gentle_ / in_gentle_ / out_gentle_ — the running queue prints
 0 for all three. Session 9 had turned gentle on here; corrected in session 10, finding 34).
 
+Three qoslab columns (with_mode): our default RIO; "rio.cc" (`wait`, rio.cc's sampling: finding
+33); "ns2-rules" (also rio.cc's Out count kept at forced drops and ns-2's ssthresh at every
+timeout: finding 34).
+
 Compared on r1->r2 over 1..20 s (tcp2, the In flow, starts at 1 s): per flow, data packets
 dequeued (ns-2 '-' events; ours: delivered data packets) and dropped; the queue seen by
 arrivals (../ns2trace.py) and the link's throughput.
@@ -74,11 +78,28 @@ def ns2(case, seed, check=False):
             "ql_ave": st["ql_ave"], "ql_std": st["ql_std"], "throughput": st["throughput"]}, ok
 
 
-def ours(case, seed, ns2_rio=False):
-    sc = scenario(case)
-    if ns2_rio:
-        sc = sc.replace('mean_pkt_size = "500B", in =', 'mean_pkt_size = "500B", wait = true, '
-                        'ns2_avg_on_in_arrivals = true, in =')
+MODES = ("default", "rio.cc", "ns2-rules")
+
+
+def with_mode(sc, mode):
+    """Our RIO and TCP per mode: "default" as the file (Clark & Fang's RIO, RFC TCP);
+    "rio.cc" adds ns-2's `wait` and rio.cc's sampling (session 9/10); "ns2-rules" also rio.cc's
+    Out count kept at forced drops and ns-2's ssthresh at every timeout (session 11,
+    finding 34)."""
+    if mode == "default":
+        return sc
+    rio_cc = 'mean_pkt_size = "500B", wait = true, ns2_avg_on_in_arrivals = true, '
+    if mode == "ns2-rules":
+        rio_cc += "ns2_out_forced_keeps_count = true, "
+        tcp = 'clock_granularity = "100ms"\n'
+        assert sc.count(tcp) == 1
+        sc = sc.replace(tcp, tcp + 'rto_ssthresh = "ns2-half-window"\n')
+    assert sc.count('mean_pkt_size = "500B", in =') == 2
+    return sc.replace('mean_pkt_size = "500B", in =', rio_cc + "in =")
+
+
+def ours(case, seed, mode="default"):
+    sc = with_mode(scenario(case), mode)
     with tempfile.TemporaryDirectory() as d:
         f = os.path.join(d, "s.toml")
         open(f, "w").write(sc)
@@ -110,23 +131,25 @@ def main():
         w.writerow(["seed"] + COLS)
         for s in seeds:
             w.writerow([s] + [n[s][c] if isinstance(n[s][c], int) else f"{n[s][c]:.6f}" for c in COLS])
-    o = {s: ours(a.case, s) for s in seeds}
-    o2 = {s: ours(a.case, s, ns2_rio=True) for s in seeds}
+    o = {m: {s: ours(a.case, s, m) for s in seeds} for m in MODES}
     print(f"\n### test-suite-rio {a.case} (r1->r2, {T0:g}..{T1:g} s; mean of seeds 1..{a.seeds}, "
           "ranges)\n")
-    print("qoslab: Clark & Fang's RIO (our default); qoslab rio.cc: with `wait = true` and "
-          "`ns2_avg_on_in_arrivals = true` (ns-2.35 queue/rio.cc)\n")
-    print("| column | ns-2.35 | ns-2 range | qoslab | qoslab - ns-2 | qoslab rio.cc | "
-          "rio.cc range | rio.cc - ns-2 |")
-    print("|" + "---|" * 8)
+    print("qoslab: Clark & Fang's RIO (our default); rio.cc: with `wait = true` and "
+          "`ns2_avg_on_in_arrivals = true` (ns-2.35 queue/rio.cc); ns2-rules: rio.cc plus "
+          "`ns2_out_forced_keeps_count = true` and TCP `rto_ssthresh = \"ns2-half-window\"`\n")
+    print("| column | ns-2.35 | ns-2 range | qoslab | - ns-2 | rio.cc | rio.cc range | - ns-2 | "
+          "ns2-rules | ns2-rules range | - ns-2 |")
+    print("|" + "---|" * 11)
     for c in COLS:
         nv = [n[s][c] for s in seeds]
         nm = sum(nv) / len(nv)
-        ov, o2v = [o[s][c] for s in seeds], [o2[s][c] for s in seeds]
-        om, o2m = sum(ov) / len(ov), sum(o2v) / len(o2v)
-        print(f"| {c} | {nm:.3f} | {min(nv):.3f}..{max(nv):.3f} | {om:.3f} | "
-              f"{100 * (om - nm) / nm:+.1f}% | {o2m:.3f} | {min(o2v):.3f}..{max(o2v):.3f} | "
-              f"{100 * (o2m - nm) / nm:+.1f}% |")
+        row = f"| {c} | {nm:.3f} | {min(nv):.3f}..{max(nv):.3f} |"
+        for m in MODES:
+            v = [o[m][s][c] for s in seeds]
+            vm = sum(v) / len(v)
+            rng = "" if m == "default" else f" {min(v):.3f}..{max(v):.3f} |"
+            row += f" {vm:.3f} |{rng} {100 * (vm - nm) / nm:+.1f}% |"
+        print(row)
 
 
 if __name__ == "__main__":

@@ -367,6 +367,10 @@ pub(crate) struct Shared {
     pub(crate) ecn: Ecn,
     /// ns-2.35's `use_mark_p_`: no forced drops from the average (module documentation).
     pub(crate) ns2_use_mark_p: bool,
+    /// A forced drop leaves `count` as it is (ns-2.35 `queue/rio.cc`, Out precedences:
+    /// [`RioConfig::ns2_out_forced_keeps_count`](super::rio::RioConfig)); false = Floyd &
+    /// Jacobson's `count ← 0`.
+    pub(crate) forced_keeps_count: bool,
 }
 
 /// The spreading of drops since the last one (ns-2 `edv_.count`, `count_bytes`, `old`).
@@ -446,8 +450,10 @@ pub(crate) fn decide<R: RandomSource>(
     let beyond = avg >= curve.forced_from();
     if beyond && !sh.ns2_use_mark_p {
         // Floyd & Jacobson §4: "else if max_th ≤ avg: mark the arriving packet; count ← 0"
-        // (gentle: from 2·max_th).
-        st.reset_count();
+        // (gentle: from 2·max_th). ns-2 rio.cc's Out branch keeps the count.
+        if !sh.forced_keeps_count {
+            st.reset_count();
+        }
         return Outcome::Forced;
     }
     if !st.in_region {
@@ -585,6 +591,7 @@ impl Red {
             wait: c.wait,
             ecn: c.ecn,
             ns2_use_mark_p: c.ns2_use_mark_p,
+            forced_keeps_count: false,
         };
         let outcome = decide(
             &mut self.drop,
@@ -831,6 +838,7 @@ mod tests {
             wait: true,
             ecn: Ecn::Off,
             ns2_use_mark_p: false,
+            forced_keeps_count: false,
         };
         let st = |count| DropState {
             count,
@@ -1057,6 +1065,7 @@ mod tests {
             wait: false,
             ecn: Ecn::Off,
             ns2_use_mark_p: false,
+            forced_keeps_count: false,
         };
         // count_bytes = 1250 -> count = floor(1250/500) = 2; p_b = 0.05:
         // p_a = 0.05/(1 - 0.1) = 0.0555..; scaled by 1000/500: 0.1111..

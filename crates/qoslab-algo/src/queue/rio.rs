@@ -42,7 +42,11 @@
 //! # Other choices
 //! * In two-precedence mode red packets are judged, counted and averaged as Out (yellow).
 //! * Each precedence keeps its own count since its last drop, counting arrivals of its own
-//!   colour(s) only (ns-2 `edv_in_`/`edv_out_`).
+//!   colour(s) only (ns-2 `edv_in_`/`edv_out_`). Every drop resets it, forced ones included
+//!   (Floyd & Jacobson §4, "count ← 0" in both branches). ns-2's `queue/rio.cc` resets the
+//!   Out count only at an Out early drop (and at entry into the early region): its Out
+//!   branch leaves the count as it is at a forced drop, unlike its In branch;
+//!   [`RioConfig::ns2_out_forced_keeps_count`] reproduces that (off by default).
 //! * The nearly-empty rule (no drop while the queue holds at most 1) looks at the
 //!   precedence's own virtual queue (ns-2 rio.cc: `in_qlen` for In, the total for Out).
 //! * Idle decay is per virtual queue: a virtual queue is idle from the first departure that
@@ -141,6 +145,17 @@ pub struct RioConfig {
     pub ecn: Ecn,
     /// ns-2's `wait_` spreading.
     pub wait: bool,
+    /// ns-2.35's `queue/rio.cc`: a forced drop of a packet of a less-preferred precedence
+    /// (Out; yellow and red with three) — average at or above its forced threshold, or the
+    /// buffer full ([`Rio::on_overflow`]) — leaves that precedence's `count` /
+    /// `count_bytes` as they are; only its early drops (and entry into its early region)
+    /// restart them. rio.cc's In branch resets its counts at a forced drop ("bug-fix from
+    /// Philip Liu"), its Out branch does not. The count keeps growing through a run of
+    /// forced drops, so with `wait` the first Out early drop after it comes much sooner (at
+    /// `count·p_b ≥ 1`) than with Floyd & Jacobson's reset. Not Clark & Fang's RIO (whose
+    /// precedences are RED, resetting at every drop); for reproducing ns-2 only (issue 14,
+    /// finding 34: `test-suite-rio.tcl` `notGentle`). Default false.
+    pub ns2_out_forced_keeps_count: bool,
     /// Transmission time of a mean-size packet on the output link (idle decay unit).
     pub idle_pkt_time: Duration,
 }
@@ -170,6 +185,7 @@ impl RioConfig {
             mean_pkt_size: 500,
             ecn: Ecn::Off,
             wait: false,
+            ns2_out_forced_keeps_count: false,
             idle_pkt_time,
         }
     }
@@ -318,6 +334,8 @@ impl Rio {
             ecn: cfg.ecn,
             // RIO's ns-2 counterpart (dsRED) has no use_mark_p_: forced drops as the paper.
             ns2_use_mark_p: false,
+            // ns-2 rio.cc: the Out branch keeps its count at a forced drop.
+            forced_keeps_count: cfg.ns2_out_forced_keeps_count && lp > 0,
         };
         let inst = self.vq_len(q, lp, cfg.unit);
         let outcome = decide(
@@ -343,10 +361,13 @@ impl Rio {
     }
 
     /// The caller dropped `pkt` for lack of buffer after RIO admitted it: resets the count
-    /// of its precedence (ns-2).
+    /// of its precedence (ns-2 red.cc, and rio.cc's In branch), except for a less-preferred
+    /// precedence under [`RioConfig::ns2_out_forced_keeps_count`] (rio.cc's Out branch).
     pub fn on_overflow(&mut self, pkt: &PacketView) {
         let l = self.params.level_of(pkt.color);
-        self.drop[l].reset_count();
+        if !(self.params.cfg.ns2_out_forced_keeps_count && l > 0) {
+            self.drop[l].reset_count();
+        }
     }
 
     /// The average against which packets of colour `c` are judged.
@@ -679,6 +700,77 @@ mod tests {
         r.on_arrival(t, &PacketView::with_color(500, IN), &q(6, 10, 0), &mut rng);
         assert!(close(r.avg(IN), 4.0), "{}", r.avg(IN));
         assert!(close(r.avg(OUT), 10.0), "{}", r.avg(OUT));
+    }
+
+    #[test]
+    fn ns2_out_forced_keeps_count_spreads_from_before_the_forced_run() {
+        // Seed 002's curves, w = 1 (the average is the queue), wait on. Out: an arrival on
+        // (100 in, 30 out) = 130 enters the early region (count 1, passes); 19 arrivals on
+        // (150, 60) = 210 >= Out max_th 200 are forced drops; then one on 130 again:
+        // p_b = 0.1*(130-60)/140 = 0.05. Floyd & Jacobson (default): every forced drop set
+        // count to 0, so count = 1, count*p_b = 0.05 < 1: p_a = 0 (wait), it passes.
+        // ns-2 rio.cc's Out branch: count = 1 + 19 + 1 = 21, count*p_b = 1.05:
+        // p_a = 0.05/(2 - 1.05) = 0.05263 > u = 0.05: early drop. The same with the last
+        // forced drop replaced by an overflow of an Out packet (`on_overflow`).
+        let out = PacketView::with_color(500, OUT);
+        let run = |keep: bool, overflow_last: bool| {
+            let mut r = rio(RioConfig {
+                wait: true,
+                ns2_out_forced_keeps_count: keep,
+                ..seed002(1.0, 1.0)
+            });
+            let mut rng = ScriptedUniform::new(&[0.05]);
+            let t = Time::ZERO;
+            assert_eq!(
+                r.on_arrival(t, &out, &q(100, 30, 0), &mut rng),
+                Verdict::Enqueue
+            );
+            let forced = if overflow_last { 18 } else { 19 };
+            for _ in 0..forced {
+                let v = r.on_arrival(t, &out, &q(150, 60, 0), &mut rng);
+                assert_eq!(v, Verdict::Drop(DropReason::Forced));
+            }
+            if overflow_last {
+                // Admitted at 130 with count 20 (p_a = 0.05/(2 - 1) = 0.05, u = 0.05 not
+                // below it), then dropped by the buffer.
+                assert_eq!(
+                    r.on_arrival(t, &out, &q(100, 30, 0), &mut rng),
+                    Verdict::Enqueue
+                );
+                r.on_overflow(&out);
+            }
+            r.on_arrival(t, &out, &q(100, 30, 0), &mut rng)
+        };
+        assert_eq!(run(false, false), Verdict::Enqueue);
+        assert_eq!(run(true, false), Verdict::Drop(DropReason::Early));
+        assert_eq!(run(false, true), Verdict::Enqueue);
+        assert_eq!(run(true, true), Verdict::Drop(DropReason::Early));
+
+        // The In precedence resets at a forced drop either way (rio.cc's In branch). In
+        // (200, 250, 0.02): 240 enters the region; 99 forced drops at 260; then 240:
+        // p_b = 0.02*40/50 = 0.016. Reset: count 1, p_a = 0: passes. Kept, count would be
+        // 101, count*p_b = 1.616, p_a = 0.016/0.384 = 0.0417 > u = 0.02: a drop.
+        let inp = PacketView::with_color(500, IN);
+        let mut r = rio(RioConfig {
+            wait: true,
+            ns2_out_forced_keeps_count: true,
+            ..seed002(1.0, 1.0)
+        });
+        let mut rng = ScriptedUniform::new(&[0.02]);
+        let t = Time::ZERO;
+        assert_eq!(
+            r.on_arrival(t, &inp, &q(240, 0, 0), &mut rng),
+            Verdict::Enqueue
+        );
+        for _ in 0..99 {
+            let v = r.on_arrival(t, &inp, &q(260, 0, 0), &mut rng);
+            assert_eq!(v, Verdict::Drop(DropReason::Forced));
+        }
+        assert_eq!(
+            r.on_arrival(t, &inp, &q(240, 0, 0), &mut rng),
+            Verdict::Enqueue
+        );
+        assert_eq!(r.stats().forced_drops, [99, 0, 0]);
     }
 
     #[test]

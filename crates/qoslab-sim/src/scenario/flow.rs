@@ -19,7 +19,7 @@
 //! | `ns2_compat` | `false` | RFC behaviour; `true`: ns-2 (2000–2001) Reno loss response, ns-2's ECN halving and tick timer (needs `clock_granularity > 0`) |
 //! | `ecn` | `false` | RFC 3168 ECN-capable TCP: data sent ECT, ECN-Echo halves the window (`true`/`false`) |
 //! | `timestamps` | `false` | RFC 7323 timestamps: an RTT sample from every new ACK; adds no header bytes (`true`/`false`) |
-//! | `rto_ssthresh` | `"min-kept-flight-size"` | ssthresh at a timeout that interrupts loss recovery: recovery's ssthresh capped by RFC 5681 (4); `"flight-size"` (4) as written (may raise it); `"keep-in-recovery"` recovery's ssthresh (Linux; may exceed (4)): `TcpParams::rto_ssthresh` |
+//! | `rto_ssthresh` | `"min-kept-flight-size"` | ssthresh at a timeout that interrupts loss recovery: recovery's ssthresh capped by RFC 5681 (4); `"flight-size"` (4) as written (may raise it); `"keep-in-recovery"` recovery's ssthresh (Linux; may exceed (4)); `"ns2-half-window"` ns-2.35's `TcpAgent::timeout` at every timeout, any variant (max(⌊cwnd/2⌋, 2) segments, 2 after a back-to-back timeout; not RFC 5681): `TcpParams::rto_ssthresh` |
 //! | `bytes` | none | bulk transfer (infinite backlog, "FTP" in the seeds) |
 //!
 //! `rwnd` is a size (`"64KB"`) or a count of segments (`"100p"` = 100 × mss: the window
@@ -266,9 +266,15 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
     let timestamps = t.get("timestamps").map_or(Ok(false), Field::bool)?;
     let rto_ssthresh = match t.get("rto_ssthresh") {
         None => RtoSsthresh::default(),
-        Some(f) => match f.choice(&["flight-size", "keep-in-recovery", "min-kept-flight-size"])? {
+        Some(f) => match f.choice(&[
+            "flight-size",
+            "keep-in-recovery",
+            "min-kept-flight-size",
+            "ns2-half-window",
+        ])? {
             "flight-size" => RtoSsthresh::FlightSize,
             "keep-in-recovery" => RtoSsthresh::KeepInRecovery,
+            "ns2-half-window" => RtoSsthresh::Ns2HalfWindow,
             _ => RtoSsthresh::MinKeptFlightSize,
         },
     };

@@ -131,7 +131,8 @@
 //!   `green`/`yellow`/`red`; `coupling` (`"coupled"` = Clark & Fang, default, or
 //!   `"decoupled"`), `gentle`, `queue_unit`, `mean_pkt_size`, `wait` (false, as RED's),
 //!   `ns2_avg_on_in_arrivals` (false; true = ns-2.35 `queue/rio.cc`, which samples the
-//!   averages on In arrivals only).
+//!   averages on In arrivals only), `ns2_out_forced_keeps_count` (false; true = rio.cc's
+//!   Out branch, which does not reset the Out count at a forced drop).
 //!
 //! `limit` defaults to `"50p"` (ns-2's `Queue set limit_ 50`).
 //!

@@ -77,6 +77,7 @@ const RIO_KEYS: &[&str] = &[
     "mean_pkt_size",
     "wait",
     "ns2_avg_on_in_arrivals",
+    "ns2_out_forced_keeps_count",
 ];
 const PRECEDENCE_KEYS: &[&str] = &["min_th", "max_th", "max_p", "w_q"];
 
@@ -331,6 +332,7 @@ fn rio(t: &Tbl<'_>, limit: Limit) -> Res<QueueSpec> {
         mean_pkt_size: mean_pkt_size(t)?,
         wait: opt_bool(t, "wait", false)?,
         ns2_avg_on_in_arrivals: opt_bool(t, "ns2_avg_on_in_arrivals", false)?,
+        ns2_out_forced_keeps_count: opt_bool(t, "ns2_out_forced_keeps_count", false)?,
     })
 }
 

@@ -230,6 +230,9 @@ pub enum QueueSpec {
         /// ns-2.35 `queue/rio.cc`: averages sampled on In arrivals only
         /// (`qoslab_algo::queue::AvgSampling::Ns2InArrivalsOnly`); default false.
         ns2_avg_on_in_arrivals: bool,
+        /// ns-2.35 `queue/rio.cc`: an Out forced drop leaves the Out count as it is
+        /// (`qoslab_algo::queue::RioConfig::ns2_out_forced_keeps_count`); default false.
+        ns2_out_forced_keeps_count: bool,
     },
 }
 

@@ -93,11 +93,14 @@ pub struct TcpParams {
     /// `ssthresh` when the retransmission timer expires **during** fast recovery (NewReno)
     /// or SACK loss recovery. Default [`RtoSsthresh::MinKeptFlightSize`] (recovery's
     /// ssthresh capped by RFC 5681 eq. (4); the decision and its evidence: [`RtoSsthresh`]).
+    /// [`RtoSsthresh::Ns2HalfWindow`] (ns-2's rule) applies at every timeout instead.
     pub rto_ssthresh: RtoSsthresh,
 }
 
 /// `ssthresh` at a retransmission timeout that interrupts loss recovery (issue 14, finding
-/// 11 of `bench/ns2/seeds/README.md`). Outside loss recovery every mode is RFC 5681 eq. (4).
+/// 11 of `bench/ns2/seeds/README.md`). Outside loss recovery the first three modes are RFC
+/// 5681 eq. (4); the fourth, [`Ns2HalfWindow`](RtoSsthresh::Ns2HalfWindow), is ns-2's rule at
+/// every timeout (finding 34), not an RFC reading.
 ///
 /// **What the texts say.** RFC 5681 §3.1: when the timer detects a loss (of a segment not yet
 /// retransmitted by the timer), "the value of ssthresh MUST be set to no more than the value
@@ -146,6 +149,17 @@ pub enum RtoSsthresh {
     /// `"min-kept-flight-size"`.
     #[default]
     MinKeptFlightSize,
+    /// ns-2.35's `TcpAgent::timeout` (`slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)`), for
+    /// every variant: at **every** timeout, in loss recovery or not and the second of a row
+    /// included, `ssthresh = max(⌊⌊min(cwnd, rwnd)/MSS⌋/2⌋, 2)·MSS` from the un-inflated
+    /// cwnd. A timeout right after another finds cwnd = 1 MSS and sets ssthresh = 2 MSS.
+    /// Not RFC 5681 §3.1, which computes (4) from FlightSize and holds ssthresh constant when
+    /// the segment the timer retransmitted is lost again; for reproducing ns-2 only (what
+    /// `ns2_compat` already does for Reno; ns-2's `Agent/TCP/Sack1` and `Newreno` share
+    /// `TcpAgent::timeout`). Issue 14, finding 34 (`test-suite-rio.tcl` `notGentle`: after
+    /// a run of back-to-back timeouts ns-2 resumes in congestion avoidance from 2 segments).
+    /// Scenario value `"ns2-half-window"`.
+    Ns2HalfWindow,
 }
 
 impl Default for TcpParams {

@@ -67,7 +67,8 @@
 //! previous timeout's retransmission was itself lost (then it is held) or the timer
 //! interrupted loss recovery (then, by default, the ssthresh of that recovery capped by eq. 4,
 //! `min(kept, max(FlightSize/2, 2·SMSS))`; `TcpParams::rto_ssthresh` selects eq. 4 as written
-//! or the kept value: [`super::config::RtoSsthresh`]), `cwnd = 1·MSS`,
+//! or the kept value: [`super::config::RtoSsthresh`]; its `Ns2HalfWindow` instead sets ns-2's
+//! `max(⌊cwnd/2⌋, 2)` segments at every timeout, not RFC 5681), `cwnd = 1·MSS`,
 //! `recover = SND.MAX`, recovery abandoned, the SACK scoreboard cleared (RFC 2018 §8 SHOULD;
 //! SACK information arriving later is used again), go-back-N from `SND.UNA` (skipping
 //! segments SACKed since), RTO doubled (5.5) and the timer restarted (5.6).
@@ -1128,6 +1129,19 @@ impl TcpSender {
             // ns-2 slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART): ssthresh from cwnd at
             // every timeout, the second of a row included (cwnd is then 1: ssthresh = 2).
             self.ssthresh = self.ns2_halfwin().0;
+        } else if self.rto_ssthresh == RtoSsthresh::Ns2HalfWindow {
+            // The same rule for any variant (ns-2's TcpAgent::timeout, shared by Sack1 and
+            // Newreno), from the window without Reno/NewReno's inflation: during their fast
+            // recovery that is recovery's ssthresh (RFC 5681 §3.2 step 4 sets cwnd =
+            // ssthresh + 3·SMSS and inflates from there; ns-2 keeps its halved cwnd_ apart
+            // from dupwnd_). SACK's cwnd is not inflated (RFC 6675).
+            let win = if self.recovery.is_some() && self.variant != Variant::Sack {
+                self.ssthresh
+            } else {
+                self.cwnd_base()
+            };
+            let half = win.min(self.rwnd) / self.mss / 2;
+            self.ssthresh = half.max(2) * self.mss;
         } else if self.recovery.is_some() && self.rto_ssthresh != RtoSsthresh::FlightSize {
             // TcpParams::rto_ssthresh: a timeout that interrupts loss recovery (FlightSize is
             // inflated by the segments sent on duplicate ACKs; see RtoSsthresh).

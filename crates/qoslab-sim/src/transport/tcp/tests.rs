@@ -695,3 +695,46 @@ fn timeout_during_newreno_recovery_sets_ssthresh_as_configured() {
     );
     assert_eq!(capped.1, 1000);
 }
+
+// `RtoSsthresh::Ns2HalfWindow` (ns-2's TcpAgent::timeout, issue 14 finding 34) against the
+// default, on back-to-back timeouts: segment 40 000 of round 4 is lost three times (its
+// first transmission, the fast retransmission at 500 ms, the timeout's at 700 ms), so the
+// timer fires at 700 ms during loss recovery and again at 1100 ms (RTO backed off to
+// 400 ms). Returns (ssthresh after the 1st timeout, after the 2nd) per mode.
+fn back_to_back_timeouts(v: Variant, mode: RtoSsthresh) -> (u64, u64, u64) {
+    let p = TcpParams {
+        rto_ssthresh: mode,
+        ..params(v)
+    };
+    let drops = [(40_000, 1), (40_000, 2), (40_000, 3)];
+    let mut w = Wire::new(p, App::Bytes(300_000), 50, None, &drops);
+    w.run_until(Time::from_millis(699));
+    assert_eq!(w.tx.stats().timeouts, 0, "{v:?} {mode:?}");
+    let in_recovery = w.tx.ssthresh();
+    w.run_until(Time::from_millis(700));
+    assert_eq!(w.tx.stats().timeouts, 1, "{v:?} {mode:?}");
+    let first = w.tx.ssthresh();
+    w.run_until(Time::from_millis(1099));
+    assert_eq!(w.tx.stats().timeouts, 1, "{v:?} {mode:?}");
+    w.run_until(Time::from_millis(1100));
+    assert_eq!(w.tx.stats().timeouts, 2, "{v:?} {mode:?}");
+    let second = w.tx.ssthresh();
+    w.run();
+    assert!(w.tx.is_complete(), "{v:?} {mode:?}");
+    (in_recovery, first, second)
+}
+
+// Recovery's ssthresh is 21 000 (cwnd 42 000 at the fast retransmit). Default: the first
+// timeout keeps it (min(21 000, eq. (4)), eq. (4) being larger in a bulk transfer), the
+// second holds it (RFC 5681 §3.1: the timer's retransmission was lost). ns-2: the first
+// halves the un-inflated window, 21 segments -> 10 (10 000); the second finds cwnd = 1
+// segment -> max(0, 2) = 2 (2 000).
+#[test]
+fn ns2_half_window_sets_ssthresh_at_every_timeout() {
+    for v in [Variant::NewReno, Variant::Sack] {
+        let rfc = back_to_back_timeouts(v, RtoSsthresh::MinKeptFlightSize);
+        let ns2 = back_to_back_timeouts(v, RtoSsthresh::Ns2HalfWindow);
+        assert_eq!(rfc, (21_000, 21_000, 21_000), "{v:?} default");
+        assert_eq!(ns2, (21_000, 10_000, 2_000), "{v:?} ns2-half-window");
+    }
+}
