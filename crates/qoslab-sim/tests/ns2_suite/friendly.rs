@@ -29,12 +29,14 @@
 //!   once (about 66 drops) and then runs slowly for about 2 s; finding 30 of the report).
 //!
 //! The references are ns-2 as the suite runs it, with `ca_ 1` (RFC 5348 §4.5's optional
-//! oscillation prevention), which our TFRC does not implement; with `ca_ 0` ns-2 sends 5–20 %
-//! less (finding 36, `bench/ns2/seeds/probes/suite_friendly_ca.py`).
+//! oscillation prevention), which our TFRC has as an option off by default
+//! (`oscillation_prevention = true`); with `ca_ 0` ns-2 sends 5–20 % less (finding 36,
+//! `bench/ns2/seeds/probes/suite_friendly_ca.py`). With it, `ns2_compat` against ns-2 as
+//! shipped: TFRC-SP drops 44.6 vs 44.5, TCP within 3 %, TFRC-SP sent −8.4 % (printed).
 //!
 //! Bounds: send counts 5 % (the bound for throughput), TCP drops 10 % (drop
 //! statistics), the first flow's slow-start window 8 % (finding 30's documented deviation;
-//! a larger gap is a regression). 40 short runs, about 0.3 s in the test profile.
+//! a larger gap is a regression). 110 short runs.
 
 use std::path::PathBuf;
 
@@ -67,10 +69,21 @@ fn ns2_means(file: &str, cols: usize) -> Vec<f64> {
 }
 
 fn run(scenario: &str, seed: u64, warmup_s: u64, duration_s: u64) -> RunResult {
-    let mut s = load(&manifest(&format!(
-        "../../bench/ns2/seeds/suite/{scenario}"
-    )))
-    .unwrap_or_else(|e| panic!("{e}"));
+    run_with(scenario, "", seed, warmup_s, duration_s)
+}
+
+/// `run` with `keys` added to every TFRC flow of the scenario ("" = the file as written).
+fn run_with(scenario: &str, keys: &str, seed: u64, warmup_s: u64, duration_s: u64) -> RunResult {
+    let path = manifest(&format!("../../bench/ns2/seeds/suite/{scenario}"));
+    let mut s = if keys.is_empty() {
+        load(&path).unwrap_or_else(|e| panic!("{e}"))
+    } else {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let flow_key = "kind = \"tfrc\"\n";
+        assert!(text.contains(flow_key), "{scenario}: no TFRC flow");
+        let text = text.replace(flow_key, &format!("{flow_key}{keys}"));
+        parse_str(&text, scenario).unwrap_or_else(|e| panic!("{e}"))
+    };
     s.warmup = Duration::from_secs(warmup_s);
     s.duration = Duration::from_secs(duration_s);
     Simulator::new(s, seed).unwrap().run().unwrap()
@@ -131,6 +144,41 @@ fn voip_tfrc_sp_and_tcp_send_rates_match_ns2() {
 fn voip_ns2_compat_tfrc_sp_matches_ns2_without_ca() {
     // sp_sent, sp_drops, tcp_acked, tcp_drops
     let ns2 = ns2_means("suite_friendly_voip_ca0.csv", 4);
+    let q = voip_with("ns2_compat = true\n");
+    eprintln!("qoslab ns2_compat {q:?}\nns-2.35 ca_ 0 {ns2:?}");
+    within("TFRC-SP packets sent", q[0], ns2[0], 0.05);
+    within("TFRC-SP drops", q[1], ns2[1], 0.10);
+    within("TCP segments acknowledged", q[2], ns2[2], 0.05);
+    within("TCP drops", q[3], ns2[3], 0.10);
+}
+
+/// `voip` like for like with ns-2 as shipped (`ca_ 1`, the suite's reference): our
+/// `ns2_compat` TFRC-SP with RFC 5348 §4.5's oscillation prevention switched on
+/// (`oscillation_prevention = true`) at ns-2's weight q2 = `df_` = 0.95
+/// (`oscillation_q2 = 0.95`; findings 31 and 36). Measured (10 seeds): TFRC-SP drops 44.6
+/// vs 44.5 (+0.2 %), TCP acknowledged 252.4 vs 246.0 (+2.6 %), TCP drops 9.0 vs 9.3
+/// (−3.2 %), asserted; TFRC-SP sent 776.3 vs 847.6 (−8.4 %; two seeds of ours at 470 and
+/// 524) is outside the 5 % bound: printed, not asserted (open, finding 36).
+#[test]
+fn voip_ns2_compat_with_oscillation_prevention_vs_ns2_as_shipped() {
+    // sp_sent, sp_drops, tcp_acked, tcp_drops
+    let ns2 = ns2_means("suite_friendly_voip.csv", 4);
+    let q = voip_with("ns2_compat = true\noscillation_prevention = true\noscillation_q2 = 0.95\n");
+    eprintln!("qoslab ns2_compat + RFC 5348 §4.5 (q2 0.95) {q:?}\nns-2.35 ca_ 1 {ns2:?}");
+    within("TFRC-SP drops", q[1], ns2[1], 0.10);
+    within("TCP segments acknowledged", q[2], ns2[2], 0.05);
+    within("TCP drops", q[3], ns2[3], 0.10);
+    eprintln!(
+        "TFRC-SP packets sent (finding 36, open): qoslab {:.1} vs ns-2.35 {:.1} ({:+.1} %)",
+        q[0],
+        ns2[0],
+        100.0 * (q[0] / ns2[0] - 1.0)
+    );
+}
+
+/// Means over the seeds of (TFRC-SP sent, TFRC-SP drops, TCP segments acknowledged, TCP
+/// drops) of `voip.toml` with `keys` added to its TFRC flow.
+fn voip_with(keys: &str) -> [f64; 4] {
     let path = manifest("../../bench/ns2/seeds/suite/voip.toml");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     let flow_key = "kind = \"tfrc\"\n";
@@ -139,7 +187,7 @@ fn voip_ns2_compat_tfrc_sp_matches_ns2_without_ca() {
         1,
         "voip.toml: one TFRC flow"
     );
-    let text = text.replacen(flow_key, "kind = \"tfrc\"\nns2_compat = true\n", 1);
+    let text = text.replacen(flow_key, &format!("{flow_key}{keys}"), 1);
     let mut q = [0.0; 4];
     for seed in 1..=SEEDS {
         let s = parse_str(&text, "voip.toml").unwrap_or_else(|e| panic!("{e}"));
@@ -154,22 +202,17 @@ fn voip_ns2_compat_tfrc_sp_matches_ns2_without_ca() {
             *a += v / SEEDS as f64;
         }
     }
-    eprintln!("qoslab ns2_compat {q:?}\nns-2.35 ca_ 0 {ns2:?}");
-    within("TFRC-SP packets sent", q[0], ns2[0], 0.05);
-    within("TFRC-SP drops", q[1], ns2[1], 0.10);
-    within("TCP segments acknowledged", q[2], ns2[2], 0.05);
-    within("TCP drops", q[3], ns2[3], 0.10);
+    q
 }
 
-#[test]
-fn smoothca_two_standard_tfrc_flows_match_ns2() {
-    // tf1_0_16, tf1_16_30, tf2_16_30, tf2_30_40
-    let ns2 = ns2_means("suite_friendly_smoothCA.csv", 4);
+/// Means over the seeds of the packets sent in smoothCA's windows (tf1 0..16 s, tf1 16..30
+/// s, tf2 16..30 s, tf2 30..40 s) with `keys` added to both TFRC flows.
+fn smoothca_with(keys: &str) -> [f64; 4] {
     let mut q = [0.0; 4];
     for seed in 1..=SEEDS {
         // a run's `measured` counters cover [warmup, duration)
-        let a = run("smoothCA.toml", seed, 16, 30);
-        let b = run("smoothCA.toml", seed, 30, 40);
+        let a = run_with("smoothCA.toml", keys, seed, 16, 30);
+        let b = run_with("smoothCA.toml", keys, seed, 30, 40);
         let (f1, f2) = (flow(&a, "tf1"), flow(&a, "tf2"));
         for (acc, v) in q.iter_mut().zip([
             (f1.total.data_pkts - f1.measured.data_pkts) as f64,
@@ -180,6 +223,14 @@ fn smoothca_two_standard_tfrc_flows_match_ns2() {
             *acc += v / SEEDS as f64;
         }
     }
+    q
+}
+
+#[test]
+fn smoothca_two_standard_tfrc_flows_match_ns2() {
+    // tf1_0_16, tf1_16_30, tf2_16_30, tf2_30_40
+    let ns2 = ns2_means("suite_friendly_smoothCA.csv", 4);
+    let q = smoothca_with("");
     eprintln!("qoslab {q:?}\nns-2.35 {ns2:?}");
     within("tf2 alone, 30..40 s", q[3], ns2[3], 0.05);
     within("tf1 + tf2, 16..30 s", q[1] + q[2], ns2[1] + ns2[2], 0.05);
@@ -189,4 +240,21 @@ fn smoothca_two_standard_tfrc_flows_match_ns2() {
         ns2[0],
         0.08,
     );
+}
+
+/// smoothCA like for like with ns-2 as shipped (`ca_ 1`, `df_ 0.95`): both flows with
+/// `ns2_compat = true` and RFC 5348 §4.5's oscillation prevention at q2 = 0.95 (finding 36).
+/// Measured (10 seeds): tf1 0..16 s 2799.4 vs 2773.0 (+1.0 %), tf1 16..30 s +1.2 %, tf2
+/// 16..30 s −0.9 %, tf2 alone 30..40 s 1775.4 vs 1710.0 (+3.8 %): every window within 5 %
+/// (without §4.5 the first window is −5.9 %, finding 30).
+#[test]
+fn smoothca_ns2_compat_with_oscillation_prevention_matches_ns2() {
+    let ns2 = ns2_means("suite_friendly_smoothCA.csv", 4);
+    let q =
+        smoothca_with("ns2_compat = true\noscillation_prevention = true\noscillation_q2 = 0.95\n");
+    eprintln!("qoslab ns2_compat + RFC 5348 §4.5 (q2 0.95) {q:?}\nns-2.35 {ns2:?}");
+    within("tf1 alone, 0..16 s", q[0], ns2[0], 0.05);
+    within("tf1, 16..30 s", q[1], ns2[1], 0.05);
+    within("tf2, 16..30 s", q[2], ns2[2], 0.05);
+    within("tf2 alone, 30..40 s", q[3], ns2[3], 0.05);
 }
