@@ -244,7 +244,7 @@ fn smoothca_two_standard_tfrc_flows_match_ns2() {
 
 /// smoothCA like for like with ns-2 as shipped (`ca_ 1`, `df_ 0.95`): both flows with
 /// `ns2_compat = true` and RFC 5348 §4.5's oscillation prevention at q2 = 0.95 (finding 36).
-/// Measured (10 seeds): tf1 0..16 s 2799.4 vs 2773.0 (+1.0 %), tf1 16..30 s +1.2 %, tf2
+/// Measured (10 seeds): tf1 0..16 s 2800.4 vs 2773.0 (+1.0 %), tf1 16..30 s +1.2 %, tf2
 /// 16..30 s −0.9 %, tf2 alone 30..40 s 1775.4 vs 1710.0 (+3.8 %): every window within 5 %
 /// (without §4.5 the first window is −5.9 %, finding 30).
 #[test]
