@@ -18,6 +18,7 @@ and with `ns2_compat = true` on the TFRC flows, and (voip, smoothCA) with
 at ns-2's q2 = df_ = 0.95 (ns-2's `ca_ 1`, as shipped; findings 31 and 36).
 
 usage: python3 bench/ns2/seeds/suite/friendly.py --case smoothCA|voip|tfrcOnly [--seeds N]
+       [--only-oscillation] [--data-suffix _s40]
 Writes ns-2's per-seed values to crates/qoslab-sim/tests/data/ns2/suite_friendly_<case>.csv
 (the data of crates/qoslab-sim/tests/ns2_suite/friendly.rs).
 """
@@ -200,6 +201,9 @@ def main():
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--only-oscillation", action="store_true",
                     help="only the variants with RFC 5348 §4.5 (oscillation_prevention)")
+    ap.add_argument("--data-suffix", default="",
+                    help="write ns-2's values to suite_friendly_<case><suffix>.csv "
+                         "(e.g. _s40 with --seeds 40; the tests' 10-seed files have none)")
     a = ap.parse_args()
     if a.case == "tfrcOnly":
         tfrc_only()
@@ -213,7 +217,7 @@ def main():
     for s in seeds:
         with tempfile.TemporaryDirectory() as d:
             n[s] = ns2_values(a.case, *run_ns2(a.case, s, d))
-    with open(DATA.format(a.case), "w", newline="") as f:
+    with open(DATA.format(a.case + a.data_suffix), "w", newline="") as f:
         f.write(f"# ns-2.35 (Debian package ns2 2.35): tcl/test/test-suite-friendly.tcl test "
                 f"\"{a.case}\", unmodified, run by\n# bench/ns2/seeds/suite/friendly.tcl (default "
                 f"RNG seeded) from bench/ns2/seeds/suite/friendly.py; with the suite's seed\n# its "
