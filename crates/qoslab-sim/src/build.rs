@@ -48,6 +48,9 @@ pub fn tfrc_pair(t: &TfrcSpec, start: Time) -> Result<(tfrc::Sender, tfrc::Recei
         tfrc::InitialRate::Rfc5348
     };
     let mut sp = tfrc::SenderParams::new(t.size, t.app_rate, variant, init)?;
+    if let Some(q2) = t.oscillation_q2 {
+        sp = sp.with_oscillation_prevention(q2)?;
+    }
     let mut rparams = rparams;
     if t.ns2_compat {
         sp = sp.with_ns2(tfrc::ns2::Ns2Compat::ns2());

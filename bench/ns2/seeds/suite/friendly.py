@@ -13,9 +13,12 @@ then seeds 1..N (seed 1 = the suite's run). Read from the suite's samples (temp.
 sender's counter every 0.1 s; TFRC ndatapack_, TCP ack_) and its flow monitor on r1->r2
 (per-fid drops and departures). qoslab: the .toml as written (RFC 5348 / RFC 4828 TFRC),
 and with `ns2_compat = true` on the TFRC flows, and (voip, smoothCA) with
-`ns2_use_mark_p = true` on the RED queues.
+`ns2_use_mark_p = true` on the RED queues; and with RFC 5348 §4.5's oscillation prevention
+(`oscillation_prevention = true`), in RFC mode with the RFC's q2 = 0.9 and with `ns2_compat`
+at ns-2's q2 = df_ = 0.95 (ns-2's `ca_ 1`, as shipped; findings 31 and 36).
 
 usage: python3 bench/ns2/seeds/suite/friendly.py --case smoothCA|voip|tfrcOnly [--seeds N]
+       [--only-oscillation] [--data-suffix _s40]
 Writes ns-2's per-seed values to crates/qoslab-sim/tests/data/ns2/suite_friendly_<case>.csv
 (the data of crates/qoslab-sim/tests/ns2_suite/friendly.rs).
 """
@@ -101,10 +104,18 @@ def check_reference(case, d):
     return ok
 
 
-def ours(case, seed, compat, markp, toml=None, duration=None):
-    sc = open(os.path.join(HERE, toml or CASES[case]["toml"])).read()
+def tfrc_keys(sc, compat, ca):
+    """Adds `ns2_compat = true` and (ca = q2) RFC 5348 §4.5 to every TFRC flow."""
     if compat:
         sc = sc.replace('kind = "tfrc"', 'kind = "tfrc"\nns2_compat = true')
+    if ca is not None:
+        sc = sc.replace('kind = "tfrc"', f'kind = "tfrc"\noscillation_prevention = true\noscillation_q2 = {ca}')
+    return sc
+
+
+def ours(case, seed, compat, markp, toml=None, duration=None, ca=None):
+    sc = open(os.path.join(HERE, toml or CASES[case]["toml"])).read()
+    sc = tfrc_keys(sc, compat, ca)
     if markp:
         sc = sc.replace('mean_pkt_size = "500B" }', 'mean_pkt_size = "500B", ns2_use_mark_p = true }')
     if duration is not None:
@@ -121,28 +132,27 @@ def ours(case, seed, compat, markp, toml=None, duration=None):
     return rows
 
 
-def ours_values(case, seed, compat, markp):
+def ours_values(case, seed, compat, markp, ca=None):
     if case == "smoothCA":
-        a = ours(case, seed, compat, markp)
+        a = ours(case, seed, compat, markp, ca=ca)
         # sent per window from runs cut at 16 and 30 s (a run covers [0, duration))
-        sc16 = ours_cut(seed, compat, markp, 16.0)
-        sc30 = ours_cut(seed, compat, markp, 30.0)
+        sc16 = ours_cut(seed, compat, markp, 16.0, ca)
+        sc30 = ours_cut(seed, compat, markp, 30.0, ca)
         return {"tf1_0_16": int(sc16["tf1"]["data_pkts"]),
                 "tf1_16_30": int(sc30["tf1"]["data_pkts"]) - int(sc16["tf1"]["data_pkts"]),
                 "tf2_16_30": int(sc30["tf2"]["data_pkts"]),
                 "tf2_30_40": int(a["tf2"]["data_pkts"]) - int(sc30["tf2"]["data_pkts"]),
                 "tf1_drops": int(a["tf1"]["data_dropped"]), "tf2_drops": int(a["tf2"]["data_dropped"])}
-    r = ours(case, seed, compat, markp)
+    r = ours(case, seed, compat, markp, ca=ca)
     return {"sp_sent": int(r["voip"]["data_pkts"]), "sp_drops": int(r["voip"]["data_dropped"]),
             "tcp_acked": round(float(r["tcp1"]["goodput_bps"]) * 20 / 8 / 1460),
             "tcp_drops": int(r["tcp1"]["data_dropped"])}
 
 
-def ours_cut(seed, compat, markp, t):
+def ours_cut(seed, compat, markp, t, ca=None):
     sc = open(os.path.join(HERE, "smoothCA.toml")).read()
     sc = sc.replace('duration = "40s"', f'duration = "{t}s"')
-    if compat:
-        sc = sc.replace('kind = "tfrc"', 'kind = "tfrc"\nns2_compat = true')
+    sc = tfrc_keys(sc, compat, ca)
     if markp:
         sc = sc.replace('mean_pkt_size = "500B" }', 'mean_pkt_size = "500B", ns2_use_mark_p = true }')
     if t <= 16.0:
@@ -189,6 +199,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--case", choices=["smoothCA", "voip", "tfrcOnly"], required=True)
     ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--only-oscillation", action="store_true",
+                    help="only the variants with RFC 5348 §4.5 (oscillation_prevention)")
+    ap.add_argument("--data-suffix", default="",
+                    help="write ns-2's values to suite_friendly_<case><suffix>.csv "
+                         "(e.g. _s40 with --seeds 40; the tests' 10-seed files have none)")
     a = ap.parse_args()
     if a.case == "tfrcOnly":
         tfrc_only()
@@ -202,7 +217,7 @@ def main():
     for s in seeds:
         with tempfile.TemporaryDirectory() as d:
             n[s] = ns2_values(a.case, *run_ns2(a.case, s, d))
-    with open(DATA.format(a.case), "w", newline="") as f:
+    with open(DATA.format(a.case + a.data_suffix), "w", newline="") as f:
         f.write(f"# ns-2.35 (Debian package ns2 2.35): tcl/test/test-suite-friendly.tcl test "
                 f"\"{a.case}\", unmodified, run by\n# bench/ns2/seeds/suite/friendly.tcl (default "
                 f"RNG seeded) from bench/ns2/seeds/suite/friendly.py; with the suite's seed\n# its "
@@ -213,9 +228,14 @@ def main():
         w.writerow(["seed"] + cols)
         for s in seeds:
             w.writerow([s] + [n[s][c] for c in cols])
-    variants = [("qoslab", False, False), ("ns2_compat TFRC", True, False),
-                ("ns2_compat + use_mark_p", True, True)]
-    o = {v[0]: {s: ours_values(a.case, s, v[1], v[2]) for s in seeds} for v in variants}
+    # (label, ns2_compat, ns2_use_mark_p, RFC 5348 §4.5 q2 or None)
+    variants = [("qoslab", False, False, None), ("ns2_compat TFRC", True, False, None),
+                ("ns2_compat + use_mark_p", True, True, None),
+                ("qoslab + §4.5 (q2 0.9)", False, False, 0.9),
+                ("ns2_compat + §4.5 (q2 0.95 = df_)", True, False, 0.95)]
+    if a.only_oscillation:
+        variants = variants[3:]
+    o = {v[0]: {s: ours_values(a.case, s, v[1], v[2], v[3]) for s in seeds} for v in variants}
     print(f"\n### test-suite-friendly {a.case} (mean of seeds 1..{a.seeds}, ranges)\n")
     print("| column | ns-2.35 | ns-2 range | " + " | ".join(f"{v[0]} | - ns-2" for v in variants) + " |")
     print("|" + "---|" * (3 + 2 * len(variants)))

@@ -43,7 +43,7 @@ pub use loss_history::{LossHistory, LossHistoryParams, LossTimeBase};
 pub use ns2::{Ns2Compat, Ns2Rto};
 pub use receiver::{Receiver, ReceiverParams, ReceiverStats};
 pub use response::{response_tables, ResponseRow, ResponseTable};
-pub use sender::{InitialRate, Sender, SenderParams, SenderStats};
+pub use sender::{InitialRate, Sender, SenderParams, SenderStats, OSCILLATION_Q2};
 
 use crate::time::{Duration, Time};
 

@@ -110,9 +110,12 @@
 //! Further ns-2 differences, documented where the behaviour lives and *not* offered as
 //! options: history discounting (`discount_ 1`) and the rest of loss detection
 //! ([`loss_history`](super::loss_history)); the slow-start exit, the nofeedback timer and
-//! its halving, the RTT filter, `ca_` spacing and TFRC-SP's 32-byte header allowance
+//! its halving, the RTT filter and TFRC-SP's 32-byte header allowance
 //! ([`sender`](super::sender)); the first-interval seed and the feedback timer
-//! ([`receiver`](super::receiver)).
+//! ([`receiver`](super::receiver)). ns-2's `ca_ 1` spacing is not a deviation but RFC 5348
+//! §4.5's optional oscillation prevention, an RFC option of our sender
+//! ([`SenderParams::with_oscillation_prevention`](super::SenderParams::with_oscillation_prevention),
+//! with ns-2's q2 = `df_` = 0.95), independent of [`Ns2Compat`].
 
 use crate::time::Duration;
 

@@ -58,7 +58,13 @@
 //!   data-limited.
 //! - **R_sample <= 0** (feedback computed at the same instant as the data) is floored at
 //!   1 µs.
-//! - **Oscillation prevention** (RFC 5348 §4.5, optional) is not implemented.
+//! - **Oscillation prevention** (RFC 5348 §4.5, optional; off by default, on with
+//!   [`SenderParams::with_oscillation_prevention`]): at each feedback `R_sqmean =
+//!   sqrt(R_sample)` on the first, else `q2·R_sqmean + (1-q2)·sqrt(R_sample)` (q2 = 0.9,
+//!   [`OSCILLATION_Q2`], or the caller's), and packets are spaced at `X_inst = X·R_sqmean /
+//!   sqrt(R_sample)` instead of X (with the R_sample of the latest feedback; X before the
+//!   first feedback). X itself, the RTO's and nofeedback timer's `2s/X` and the `X_recv`
+//!   comparisons are unchanged; the data-limited test above compares the `X_inst` gap.
 //! - **X_recv_set** holds at most 8 entries (feedback comes about once per RTT and entries
 //!   live 2 RTTs); when full the oldest is dropped.
 //!
@@ -86,8 +92,17 @@
 //!   capped by X_Bps and the receive-rate limit: option [`Ns2Compat::gradual_increase`]
 //!   (not reproduced: ns-2 leaves slow start at the equation's rate without the receive-rate
 //!   cap, and after a data-limited period raises the cap to the initial rate). RTT filter
-//!   `df_` = 0.95 (RFC q = 0.9); packet spacing scaled by sqrt(R_avg)/sqrt(R_sample)
-//!   (`ca_ 1`); neither reproduced.
+//!   `df_` = 0.95 (RFC q = 0.9), not reproduced.
+//! - **Oscillation prevention** (`ca_ 1`, ns-2's default): RFC 5348 §4.5 as above
+//!   (`update_rtt()`: `sqrtrtt_` is the EWMA of sqrt(R_sample) seeded with the first
+//!   sample's root, `rttcur_` the latest raw sample, the same `now - timestamp_echo -
+//!   timestamp_offset` as our R_sample; `nextpkt()`: interval `size_/(rate_·sqrtrtt_ /
+//!   sqrt(rttcur_))`, then TFRC-SP's Min Interval, no other clamp; factor 1 before the first
+//!   feedback), with q2 = `df_` = 0.95, which the RFC allows ("q2 should be set similarly to
+//!   q"): [`SenderParams::with_oscillation_prevention`]`(0.95)`. Two differences are not
+//!   reproduced: in slow start with `slow_increase_ 1` (default) ns-2 spaces packets by
+//!   its ramp `oldrate_` without the factor, and its interval is computed when a packet is
+//!   sent (a feedback does not reschedule the pending timer, here it does, as for X).
 //! - **Nofeedback timer** (not reproduced): expires after max(2R, 2s/X) (RFC: max(4R,
 //!   2s/X)) and halves X directly (no X_recv_set); the next feedback restores the equation's
 //!   rate through the rate rule. Each expiry, like each feedback, advances the round.
@@ -104,6 +119,9 @@ use crate::units::Rate;
 pub const T_MBI_S: f64 = 64.0;
 /// RFC 5348 §4.3: "q ... a recommended value of 0.9".
 pub const RTT_FILTER_Q: f64 = 0.9;
+/// RFC 5348 §4.5: "The constant q2 should be set similarly to q, and we recommend a value
+/// of 0.9 as the default."
+pub const OSCILLATION_Q2: f64 = 0.9;
 /// RFC 5348 §4.2: initial nofeedback timer, 2 seconds.
 pub const INITIAL_NOFEEDBACK: Duration = Duration::from_secs(2);
 const SET_CAP: usize = 8;
@@ -125,6 +143,8 @@ pub struct SenderParams {
     variant: Variant,
     initial_rate: InitialRate,
     ns2: Ns2Compat,
+    /// RFC 5348 §4.5's q2 when oscillation prevention is on.
+    oscillation_q2: Option<f64>,
 }
 
 impl SenderParams {
@@ -160,7 +180,26 @@ impl SenderParams {
             variant,
             initial_rate,
             ns2: Ns2Compat::RFC,
+            oscillation_q2: None,
         })
+    }
+    /// The same settings with RFC 5348 §4.5's optional oscillation prevention (see the
+    /// module docs), `q2` the weight of the old `R_sqmean` ([`OSCILLATION_Q2`] = 0.9 is the
+    /// RFC's recommendation; ns-2's `ca_ 1` uses its `df_` = 0.95). `0 <= q2 < 1`.
+    pub fn with_oscillation_prevention(mut self, q2: f64) -> Result<Self, ConfigError> {
+        if !(0.0..1.0).contains(&q2) {
+            return Err(ConfigError::relation(
+                "0 <= q2 < 1",
+                "RFC 5348 §4.5",
+                format!("q2 = {q2}: R_sqmean = q2*R_sqmean + (1-q2)*sqrt(R_sample)"),
+            ));
+        }
+        self.oscillation_q2 = Some(q2);
+        Ok(self)
+    }
+    /// RFC 5348 §4.5's q2 if oscillation prevention is on.
+    pub fn oscillation_q2(&self) -> Option<f64> {
+        self.oscillation_q2
     }
     /// The same settings with the sender-side ns-2 behaviours of `ns2` switched on
     /// (`tcp_rto_in_equation`, `cap_timeout_factor`; see [`ns2`](super::ns2)). Not RFC
@@ -234,6 +273,10 @@ pub struct Sender {
     stats: SenderStats,
     /// ns-2 option [`Ns2Compat::gradual_increase`]: the last rate change (`last_change_`).
     ns2_last_change: Time,
+    /// RFC 5348 §4.5: R_sqmean (None before the first feedback or when the option is off).
+    r_sqmean: Option<f64>,
+    /// RFC 5348 §4.5: X_inst / X = R_sqmean / sqrt(R_sample); exactly 1 when off.
+    inst_factor: f64,
 }
 
 fn ns(t: Time) -> i128 {
@@ -288,6 +331,8 @@ impl Sender {
             t_next: i128::MIN,
             stats: SenderStats::default(),
             ns2_last_change: now,
+            r_sqmean: None,
+            inst_factor: 1.0,
         }
     }
 
@@ -300,6 +345,11 @@ impl Sender {
     /// Allowed rate X in bytes/s of the equation (TFRC-SP: before the header allowance).
     pub fn allowed_rate(&self) -> f64 {
         self.x
+    }
+    /// RFC 5348 §4.5: the rate packets are spaced at, `X_inst = X·R_sqmean/sqrt(R_sample)`
+    /// with oscillation prevention, else X (bytes/s of the equation, like X).
+    pub fn instantaneous_rate(&self) -> f64 {
+        self.x * self.inst_factor
     }
     /// Allowed data rate in bytes/s (TFRC-SP: `X·s_true/(s_true + H)`, RFC 4828 §3).
     pub fn allowed_data_rate(&self) -> f64 {
@@ -330,7 +380,8 @@ impl Sender {
     }
 
     fn gaps(&self) -> (Duration, Duration) {
-        let rate_gap = Duration::from_secs_f64(self.s_pkt / self.x);
+        // RFC 5348 §4.5: packets leave at X_inst (= X when the option is off: factor 1.0).
+        let rate_gap = Duration::from_secs_f64(self.s_pkt / (self.x * self.inst_factor));
         let other = self.app_gap.max(self.min_interval);
         (rate_gap, other)
     }
@@ -514,6 +565,18 @@ impl Sender {
             Some(r) => RTT_FILTER_Q * r + (1.0 - RTT_FILTER_Q) * r_sample,
         };
         self.r = Some(r);
+        if let Some(q2) = self.params.oscillation_q2 {
+            // RFC 5348 §4.5: R_sqmean = sqrt(R_sample) at the first feedback, else
+            // R_sqmean = q2*R_sqmean + (1-q2)*sqrt(R_sample);
+            // X_inst = X * R_sqmean / sqrt(R_sample).
+            let sq = r_sample.sqrt();
+            let m = match self.r_sqmean {
+                None => sq,
+                Some(m) => q2 * m + (1.0 - q2) * sq,
+            };
+            self.r_sqmean = Some(m);
+            self.inst_factor = m / sq;
+        }
         // ns-2 update_rtt(): tzero_ from the same sample (only used with the ns-2 option).
         self.ns2_rto.on_sample(Duration::from_secs_f64(r_sample));
         // RFC 5348 §4.3 (3): RTO = max(4*R, 2*s/X)
@@ -983,6 +1046,103 @@ mod tests {
                 ..Ns2Compat::RFC
             }
         );
+    }
+
+    /// Feedbacks with R_sample = 0.1 s, 0.4 s, 0.025 s (sqrt: a, 2a, a/2 with a = sqrt(0.1)),
+    /// p = 0; returns the sender and X_inst/X after each.
+    fn oscillation_run(q2: Option<f64>) -> (Sender, Vec<f64>) {
+        let mut p = SenderParams::new(1000, None, Variant::Standard, InitialRate::Rfc5348).unwrap();
+        if let Some(q2) = q2 {
+            p = p.with_oscillation_prevention(q2).unwrap();
+        }
+        let mut s = Sender::new(p, Time::ZERO);
+        let mut f = Vec::new();
+        for (sent, at) in [(0, 100), (100, 500), (500, 525)] {
+            s.poll_transmit(Time(sent * MS)).unwrap();
+            s.on_feedback(Time(at * MS), &fb(sent, 40_000.0, 0.0));
+            f.push(s.instantaneous_rate() / s.allowed_rate());
+        }
+        (s, f)
+    }
+
+    #[test]
+    fn oscillation_prevention_scales_the_spacing() {
+        // RFC 5348 §4.5, q2 = 0.9: R_sqmean = a; then 0.9a + 0.1*2a = 1.1a, X_inst/X =
+        // 1.1a/2a = 0.55 (the RTT rose: slower); then 0.9*1.1a + 0.1*a/2 = 1.04a, X_inst/X
+        // = 1.04a/(a/2) = 2.08 (the RTT fell: faster).
+        let (s, f) = oscillation_run(Some(OSCILLATION_Q2));
+        let want = [1.0, 0.55, 2.08];
+        for (got, want) in f.iter().zip(want) {
+            assert!(close(*got, want), "{f:?}");
+        }
+        // The spacing uses X_inst: the next packet is due s/X_inst after the last (500 ms).
+        let gap = Duration::from_secs_f64(1000.0 / s.instantaneous_rate());
+        assert_eq!(s.next_send_time(), Time(500 * MS) + gap);
+        assert!(close(s.instantaneous_rate(), 2.08 * s.allowed_rate()));
+        // ns-2's weight (ca_ 1 with df_ = 0.95): 1.05a / 2a = 0.525, (0.95*1.05 + 0.05*0.5)a
+        // / (a/2) = 2.045.
+        let (_, f) = oscillation_run(Some(0.95));
+        for (got, want) in f.iter().zip([1.0, 0.525, 2.045]) {
+            assert!(close(*got, want), "{f:?}");
+        }
+        // q2 = 0: R_sqmean = sqrt(R_sample), X_inst = X.
+        let (_, f) = oscillation_run(Some(0.0));
+        assert!(f.iter().all(|x| close(*x, 1.0)), "{f:?}");
+    }
+
+    #[test]
+    fn oscillation_prevention_off_spaces_at_x_and_leaves_x_alone() {
+        let (off, f) = oscillation_run(None);
+        assert_eq!(f, vec![1.0; 3]);
+        assert_eq!(off.params().oscillation_q2(), None);
+        assert_eq!(off.instantaneous_rate(), off.allowed_rate());
+        let gap = Duration::from_secs_f64(1000.0 / off.allowed_rate());
+        assert_eq!(off.next_send_time(), Time(500 * MS) + gap);
+        // The option changes the spacing only, not X, R or the timers.
+        let (on, _) = oscillation_run(Some(OSCILLATION_Q2));
+        assert_eq!(on.allowed_rate(), off.allowed_rate());
+        assert_eq!(on.rtt(), off.rtt());
+        assert_eq!(on.poll_timeout(), off.poll_timeout());
+        assert_ne!(on.next_send_time(), off.next_send_time());
+    }
+
+    #[test]
+    fn oscillation_prevention_q2_is_checked() {
+        let p = SenderParams::new(1000, None, Variant::Standard, InitialRate::Rfc5348).unwrap();
+        for bad in [-0.1, 1.0, 1.5, f64::NAN, f64::INFINITY] {
+            let e = p.with_oscillation_prevention(bad).unwrap_err();
+            assert!(e.to_string().contains("RFC 5348 §4.5"), "{e}");
+        }
+        assert_eq!(
+            p.with_oscillation_prevention(0.9).unwrap().oscillation_q2(),
+            Some(0.9)
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// RFC 5348 §4.5: with a constant RTT, R_sqmean = sqrt(R_sample) and X_inst = X.
+        #[test]
+        fn oscillation_prevention_with_constant_rtt_sends_at_x(
+            r_ms in 1u64..2000,
+            q2 in 0.0f64..0.999,
+            n in 1usize..30,
+            p in 0.0f64..0.5,
+        ) {
+            let params = SenderParams::new(1000, None, Variant::Standard, InitialRate::Rfc5348)
+                .unwrap()
+                .with_oscillation_prevention(q2)
+                .unwrap();
+            let mut s = Sender::new(params, Time::ZERO);
+            for k in 0..n as u64 {
+                let sent = k * r_ms;
+                s.poll_transmit(Time(sent * MS));
+                let loss = if k == 0 { 0.0 } else { p };
+                s.on_feedback(Time((sent + r_ms) * MS), &fb(sent, 50_000.0, loss));
+                let ratio = s.instantaneous_rate() / s.allowed_rate();
+                proptest::prop_assert!((ratio - 1.0).abs() < 1e-12, "{}", ratio);
+            }
+        }
     }
 
     #[test]

@@ -70,7 +70,11 @@ pub(crate) const KINDS: &[&str] = &["tcp", "cbr", "poisson", "tfrc"];
 /// data rate) or `interval` (one packet per interval, e.g. "10ms" as in RFC 4828 App. B);
 /// `feedback_size` ("40B"); `initial_rate` = "rfc5348" (default) | "rfc3448";
 /// `short_intervals` = "step" (RFC 4828 §3, default) | "gradual" (App. C);
-/// `ns2_compat` = false (RFC 5348) | true (ns-2's TFRC, see `qoslab_algo::tfrc::ns2`).
+/// `ns2_compat` = false (RFC 5348) | true (ns-2's TFRC, see `qoslab_algo::tfrc::ns2`);
+/// `oscillation_prevention` = false (default) | true: RFC 5348 §4.5's optional sender rule
+/// (packets spaced at X·R_sqmean/sqrt(R_sample)), with `oscillation_q2` its EWMA weight, a
+/// number in [0, 1) (default 0.9, the RFC's; ns-2's `ca_ 1` uses `df_` = 0.95), allowed only
+/// with `oscillation_prevention = true`.
 pub(crate) const TFRC_KEYS: &[&str] = &[
     "variant",
     "size",
@@ -81,6 +85,8 @@ pub(crate) const TFRC_KEYS: &[&str] = &[
     "initial_rate",
     "short_intervals",
     "ns2_compat",
+    "oscillation_prevention",
+    "oscillation_q2",
 ];
 
 pub(crate) fn kind_keys(kind: &str) -> &'static [&'static str] {
@@ -136,6 +142,30 @@ pub(crate) fn tfrc(t: &Tbl<'_>) -> Res<super::spec::TfrcSpec> {
         Some(f) => f.choice(&["step", "gradual"])? == "gradual",
         None => false,
     };
+    // RFC 5348 §4.5 (optional): off unless asked for; q2 defaults to the RFC's 0.9.
+    let oscillation = t
+        .get("oscillation_prevention")
+        .map_or(Ok(false), Field::bool)?;
+    let oscillation_q2 = match (oscillation, t.get("oscillation_q2")) {
+        (false, None) => None,
+        (true, None) => Some(qoslab_algo::tfrc::OSCILLATION_Q2),
+        (true, Some(f)) => {
+            let q2 = f.clone().number()?;
+            if !(0.0..1.0).contains(&q2) {
+                return Err(f.err(
+                    ErrorKind::BadValue,
+                    "must be in [0, 1) (RFC 5348 §4.5: R_sqmean = q2*R_sqmean + (1-q2)*sqrt(R_sample))",
+                ));
+            }
+            Some(q2)
+        }
+        (false, Some(f)) => {
+            return Err(f.err(
+                ErrorKind::Relation,
+                "needs `oscillation_prevention = true` (RFC 5348 §4.5 is off by default)",
+            ))
+        }
+    };
     Ok(super::spec::TfrcSpec {
         small_packet,
         gradual,
@@ -145,6 +175,7 @@ pub(crate) fn tfrc(t: &Tbl<'_>) -> Res<super::spec::TfrcSpec> {
         feedback_size,
         rfc3448_initial_rate,
         ns2_compat: t.get("ns2_compat").map_or(Ok(false), Field::bool)?,
+        oscillation_q2,
     })
 }
 

@@ -296,6 +296,9 @@ pub struct TfrcSpec {
     /// interval counting, and the rest of `Ns2Compat::ns2()` (listed there). Off (RFC
     /// behaviour) by default.
     pub ns2_compat: bool,
+    /// RFC 5348 §4.5's optional oscillation prevention, with its weight q2 (None: off, the
+    /// default; `qoslab_algo::tfrc::SenderParams::with_oscillation_prevention`).
+    pub oscillation_q2: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -29,12 +29,14 @@
 //!   once (about 66 drops) and then runs slowly for about 2 s; finding 30 of the report).
 //!
 //! The references are ns-2 as the suite runs it, with `ca_ 1` (RFC 5348 §4.5's optional
-//! oscillation prevention), which our TFRC does not implement; with `ca_ 0` ns-2 sends 5–20 %
-//! less (finding 36, `bench/ns2/seeds/probes/suite_friendly_ca.py`).
+//! oscillation prevention), which our TFRC has as an option off by default
+//! (`oscillation_prevention = true`); with `ca_ 0` ns-2 sends 5–20 % less (finding 36,
+//! `bench/ns2/seeds/probes/suite_friendly_ca.py`). With it, `ns2_compat` against ns-2 as
+//! shipped agrees on every column (voip over 40 seeds, smoothCA over 10).
 //!
 //! Bounds: send counts 5 % (the bound for throughput), TCP drops 10 % (drop
 //! statistics), the first flow's slow-start window 8 % (finding 30's documented deviation;
-//! a larger gap is a regression). 40 short runs, about 0.3 s in the test profile.
+//! a larger gap is a regression). 140 short runs.
 
 use std::path::PathBuf;
 
@@ -48,8 +50,13 @@ fn manifest(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-/// ns-2's per-column means over its seeds.
+/// ns-2's per-column means over its seeds (`SEEDS` of them).
 fn ns2_means(file: &str, cols: usize) -> Vec<f64> {
+    ns2_means_n(file, cols, SEEDS)
+}
+
+/// ns-2's per-column means over its `seeds` seeds.
+fn ns2_means_n(file: &str, cols: usize, seeds: u64) -> Vec<f64> {
     let path = manifest(&format!("tests/data/ns2/{file}"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     let mut acc = vec![0.0; cols];
@@ -62,15 +69,26 @@ fn ns2_means(file: &str, cols: usize) -> Vec<f64> {
         }
         n += 1.0;
     }
-    assert_eq!(n, SEEDS as f64, "{path:?}: expected {SEEDS} seeds");
+    assert_eq!(n, seeds as f64, "{path:?}: expected {seeds} seeds");
     acc.iter().map(|a| a / n).collect()
 }
 
 fn run(scenario: &str, seed: u64, warmup_s: u64, duration_s: u64) -> RunResult {
-    let mut s = load(&manifest(&format!(
-        "../../bench/ns2/seeds/suite/{scenario}"
-    )))
-    .unwrap_or_else(|e| panic!("{e}"));
+    run_with(scenario, "", seed, warmup_s, duration_s)
+}
+
+/// `run` with `keys` added to every TFRC flow of the scenario ("" = the file as written).
+fn run_with(scenario: &str, keys: &str, seed: u64, warmup_s: u64, duration_s: u64) -> RunResult {
+    let path = manifest(&format!("../../bench/ns2/seeds/suite/{scenario}"));
+    let mut s = if keys.is_empty() {
+        load(&path).unwrap_or_else(|e| panic!("{e}"))
+    } else {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let flow_key = "kind = \"tfrc\"\n";
+        assert!(text.contains(flow_key), "{scenario}: no TFRC flow");
+        let text = text.replace(flow_key, &format!("{flow_key}{keys}"));
+        parse_str(&text, scenario).unwrap_or_else(|e| panic!("{e}"))
+    };
     s.warmup = Duration::from_secs(warmup_s);
     s.duration = Duration::from_secs(duration_s);
     Simulator::new(s, seed).unwrap().run().unwrap()
@@ -131,6 +149,43 @@ fn voip_tfrc_sp_and_tcp_send_rates_match_ns2() {
 fn voip_ns2_compat_tfrc_sp_matches_ns2_without_ca() {
     // sp_sent, sp_drops, tcp_acked, tcp_drops
     let ns2 = ns2_means("suite_friendly_voip_ca0.csv", 4);
+    let q = voip_with("ns2_compat = true\n", SEEDS);
+    eprintln!("qoslab ns2_compat {q:?}\nns-2.35 ca_ 0 {ns2:?}");
+    within("TFRC-SP packets sent", q[0], ns2[0], 0.05);
+    within("TFRC-SP drops", q[1], ns2[1], 0.10);
+    within("TCP segments acknowledged", q[2], ns2[2], 0.05);
+    within("TCP drops", q[3], ns2[3], 0.10);
+}
+
+/// `voip` like for like with ns-2 as shipped (`ca_ 1`, the suite's reference): our
+/// `ns2_compat` TFRC-SP with RFC 5348 §4.5's oscillation prevention switched on
+/// (`oscillation_prevention = true`) at ns-2's weight q2 = `df_` = 0.95
+/// (`oscillation_q2 = 0.95`; findings 31 and 36), over seeds 1..40 of both simulators
+/// (`tests/data/ns2/suite_friendly_voip_s40.csv`, `friendly.py --case voip --seeds 40
+/// --data-suffix _s40`). Measured: TFRC-SP sent 775.0 vs 797.7 (−2.8 %), drops 44.4 vs 43.5
+/// (+1.9 %), TCP acknowledged 253.3 vs 249.7 (+1.5 %), TCP drops 9.0 vs 9.0 (−0.3 %). Forty
+/// seeds because ten do not settle the send count: ns-2's seeds 1..10 average 847.6, its
+/// seeds 11..40 781.0 (range 568..1147); over seeds 1..10 alone ours is −8.4 % (the drops
+/// +0.2 %, the TCP +2.6 / −3.2 %).
+#[test]
+fn voip_ns2_compat_with_oscillation_prevention_matches_ns2_as_shipped() {
+    const N: u64 = 40;
+    // sp_sent, sp_drops, tcp_acked, tcp_drops
+    let ns2 = ns2_means_n("suite_friendly_voip_s40.csv", 4, N);
+    let q = voip_with(
+        "ns2_compat = true\noscillation_prevention = true\noscillation_q2 = 0.95\n",
+        N,
+    );
+    eprintln!("qoslab ns2_compat + RFC 5348 §4.5 (q2 0.95) {q:?}\nns-2.35 ca_ 1 {ns2:?}");
+    within("TFRC-SP packets sent", q[0], ns2[0], 0.05);
+    within("TFRC-SP drops", q[1], ns2[1], 0.10);
+    within("TCP segments acknowledged", q[2], ns2[2], 0.05);
+    within("TCP drops", q[3], ns2[3], 0.10);
+}
+
+/// Means over seeds 1..=`seeds` of (TFRC-SP sent, TFRC-SP drops, TCP segments
+/// acknowledged, TCP drops) of `voip.toml` with `keys` added to its TFRC flow.
+fn voip_with(keys: &str, seeds: u64) -> [f64; 4] {
     let path = manifest("../../bench/ns2/seeds/suite/voip.toml");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     let flow_key = "kind = \"tfrc\"\n";
@@ -139,9 +194,9 @@ fn voip_ns2_compat_tfrc_sp_matches_ns2_without_ca() {
         1,
         "voip.toml: one TFRC flow"
     );
-    let text = text.replacen(flow_key, "kind = \"tfrc\"\nns2_compat = true\n", 1);
+    let text = text.replacen(flow_key, &format!("{flow_key}{keys}"), 1);
     let mut q = [0.0; 4];
-    for seed in 1..=SEEDS {
+    for seed in 1..=seeds {
         let s = parse_str(&text, "voip.toml").unwrap_or_else(|e| panic!("{e}"));
         let r = Simulator::new(s, seed).unwrap().run().unwrap();
         let (sp, tcp) = (&flow(&r, "voip").total, &flow(&r, "tcp1").total);
@@ -151,25 +206,20 @@ fn voip_ns2_compat_tfrc_sp_matches_ns2_without_ca() {
             (tcp.goodput_bytes / 1460) as f64,
             tcp.data_dropped as f64,
         ]) {
-            *a += v / SEEDS as f64;
+            *a += v / seeds as f64;
         }
     }
-    eprintln!("qoslab ns2_compat {q:?}\nns-2.35 ca_ 0 {ns2:?}");
-    within("TFRC-SP packets sent", q[0], ns2[0], 0.05);
-    within("TFRC-SP drops", q[1], ns2[1], 0.10);
-    within("TCP segments acknowledged", q[2], ns2[2], 0.05);
-    within("TCP drops", q[3], ns2[3], 0.10);
+    q
 }
 
-#[test]
-fn smoothca_two_standard_tfrc_flows_match_ns2() {
-    // tf1_0_16, tf1_16_30, tf2_16_30, tf2_30_40
-    let ns2 = ns2_means("suite_friendly_smoothCA.csv", 4);
+/// Means over the seeds of the packets sent in smoothCA's windows (tf1 0..16 s, tf1 16..30
+/// s, tf2 16..30 s, tf2 30..40 s) with `keys` added to both TFRC flows.
+fn smoothca_with(keys: &str) -> [f64; 4] {
     let mut q = [0.0; 4];
     for seed in 1..=SEEDS {
         // a run's `measured` counters cover [warmup, duration)
-        let a = run("smoothCA.toml", seed, 16, 30);
-        let b = run("smoothCA.toml", seed, 30, 40);
+        let a = run_with("smoothCA.toml", keys, seed, 16, 30);
+        let b = run_with("smoothCA.toml", keys, seed, 30, 40);
         let (f1, f2) = (flow(&a, "tf1"), flow(&a, "tf2"));
         for (acc, v) in q.iter_mut().zip([
             (f1.total.data_pkts - f1.measured.data_pkts) as f64,
@@ -180,6 +230,14 @@ fn smoothca_two_standard_tfrc_flows_match_ns2() {
             *acc += v / SEEDS as f64;
         }
     }
+    q
+}
+
+#[test]
+fn smoothca_two_standard_tfrc_flows_match_ns2() {
+    // tf1_0_16, tf1_16_30, tf2_16_30, tf2_30_40
+    let ns2 = ns2_means("suite_friendly_smoothCA.csv", 4);
+    let q = smoothca_with("");
     eprintln!("qoslab {q:?}\nns-2.35 {ns2:?}");
     within("tf2 alone, 30..40 s", q[3], ns2[3], 0.05);
     within("tf1 + tf2, 16..30 s", q[1] + q[2], ns2[1] + ns2[2], 0.05);
@@ -189,4 +247,21 @@ fn smoothca_two_standard_tfrc_flows_match_ns2() {
         ns2[0],
         0.08,
     );
+}
+
+/// smoothCA like for like with ns-2 as shipped (`ca_ 1`, `df_ 0.95`): both flows with
+/// `ns2_compat = true` and RFC 5348 §4.5's oscillation prevention at q2 = 0.95 (finding 36).
+/// Measured (10 seeds): tf1 0..16 s 2800.4 vs 2773.0 (+1.0 %), tf1 16..30 s +1.2 %, tf2
+/// 16..30 s −0.9 %, tf2 alone 30..40 s 1775.4 vs 1710.0 (+3.8 %): every window within 5 %
+/// (without §4.5 the first window is −5.9 %, finding 30).
+#[test]
+fn smoothca_ns2_compat_with_oscillation_prevention_matches_ns2() {
+    let ns2 = ns2_means("suite_friendly_smoothCA.csv", 4);
+    let q =
+        smoothca_with("ns2_compat = true\noscillation_prevention = true\noscillation_q2 = 0.95\n");
+    eprintln!("qoslab ns2_compat + RFC 5348 §4.5 (q2 0.95) {q:?}\nns-2.35 {ns2:?}");
+    within("tf1 alone, 0..16 s", q[0], ns2[0], 0.05);
+    within("tf1, 16..30 s", q[1], ns2[1], 0.05);
+    within("tf2, 16..30 s", q[2], ns2[2], 0.05);
+    within("tf2 alone, 30..40 s", q[3], ns2[3], 0.05);
 }
