@@ -82,6 +82,7 @@ pub fn tcp_config(t: &TcpSpec) -> Result<TcpConfig, ConfigError> {
         ecn: t.ecn,
         timestamps: t.timestamps,
         rto_ssthresh: t.rto_ssthresh,
+        sack_pipe: t.sack_pipe,
         ..TcpParams::default()
     })
 }

@@ -20,6 +20,7 @@
 //! | `ecn` | `false` | RFC 3168 ECN-capable TCP: data sent ECT, ECN-Echo halves the window (`true`/`false`) |
 //! | `timestamps` | `false` | RFC 7323 timestamps: an RTT sample from every new ACK; adds no header bytes (`true`/`false`) |
 //! | `rto_ssthresh` | `"min-kept-flight-size"` | ssthresh at a timeout that interrupts loss recovery: recovery's ssthresh capped by RFC 5681 (4); `"flight-size"` (4) as written (may raise it); `"keep-in-recovery"` recovery's ssthresh (Linux; may exceed (4)); `"ns2-half-window"` ns-2.35's `TcpAgent::timeout` at every timeout, any variant (max(⌊cwnd/2⌋, 2) segments, 2 after a back-to-back timeout; not RFC 5681): `TcpParams::rto_ssthresh` |
+//! | `sack_pipe` | `"rfc6675"` | SACK recovery's pipe and segment choice: RFC 6675 `SetPipe()`/`NextSeg()` with the rescue retransmission; `"ns2-sack1"` ns-2.35's `Agent/TCP/Sack1` (a counter of segments, lost ones counted until ACKs drain them; any hole below the highest SACK before new data; no rescue; not RFC 6675): `TcpParams::sack_pipe` |
 //! | `bytes` | none | bulk transfer (infinite backlog, "FTP" in the seeds) |
 //!
 //! `rwnd` is a size (`"64KB"`) or a count of segments (`"100p"` = 100 × mss: the window
@@ -39,7 +40,7 @@ use super::reader::{Field, Res, Tbl};
 use super::spec::{FlowKind, Limit, TcpSpec, TcpVariant};
 use super::units::{self, show};
 use super::value::Kind;
-use crate::transport::tcp::RtoSsthresh;
+use crate::transport::tcp::{RtoSsthresh, SackPipe};
 
 pub(crate) const TCP_KEYS: &[&str] = &[
     "variant",
@@ -58,6 +59,7 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "ecn",
     "timestamps",
     "rto_ssthresh",
+    "sack_pipe",
     "bytes",
 ];
 pub(crate) const RATE_KEYS: &[&str] = &["rate", "size"];
@@ -309,6 +311,13 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
             _ => RtoSsthresh::MinKeptFlightSize,
         },
     };
+    let sack_pipe = match t.get("sack_pipe") {
+        None => SackPipe::default(),
+        Some(f) => match f.choice(&["rfc6675", "ns2-sack1"])? {
+            "ns2-sack1" => SackPipe::Ns2Sack1,
+            _ => SackPipe::Rfc6675,
+        },
+    };
     let bytes = match t.get("bytes") {
         None => None,
         Some(f) => {
@@ -339,6 +348,7 @@ pub(crate) fn tcp(t: &Tbl<'_>) -> Res<TcpSpec> {
         ecn,
         timestamps,
         rto_ssthresh,
+        sack_pipe,
         bytes,
     };
     // One validation path for `validate` and `run` (issue 12): the transport's own rules are

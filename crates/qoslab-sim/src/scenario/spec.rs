@@ -339,6 +339,10 @@ pub struct TcpSpec {
     pub timestamps: bool,
     /// ssthresh at a timeout during loss recovery (`TcpParams::rto_ssthresh`).
     pub rto_ssthresh: crate::transport::tcp::RtoSsthresh,
+    /// SACK recovery's pipe and segment choice (`TcpParams::sack_pipe`); left out of the
+    /// serialised spec when it is the default, so that default runs' outputs do not change.
+    #[serde(skip_serializing_if = "crate::transport::tcp::SackPipe::is_default")]
+    pub sack_pipe: crate::transport::tcp::SackPipe,
     /// Bytes to transfer; None = bulk (infinite backlog).
     pub bytes: Option<u64>,
 }

@@ -195,6 +195,7 @@ pub fn tcp_spec(variant: TcpVariant, mss: u32) -> TcpSpec {
         ecn: false,
         timestamps: false,
         rto_ssthresh: Default::default(),
+        sack_pipe: Default::default(),
         bytes: None,
     }
 }

@@ -95,6 +95,49 @@ pub struct TcpParams {
     /// ssthresh capped by RFC 5681 eq. (4); the decision and its evidence: [`RtoSsthresh`]).
     /// [`RtoSsthresh::Ns2HalfWindow`] (ns-2's rule) applies at every timeout instead.
     pub rto_ssthresh: RtoSsthresh,
+    /// SACK loss recovery's `pipe` and choice of segment (only with [`Variant::Sack`]).
+    /// Default [`SackPipe::Rfc6675`]; [`SackPipe::Ns2Sack1`] reproduces ns-2.35's
+    /// `Agent/TCP/Sack1`.
+    pub sack_pipe: SackPipe,
+}
+
+/// How a SACK sender estimates the data in flight during loss recovery and which segment it
+/// sends next (issue 14, finding 25 of `bench/ns2/seeds/README.md`).
+///
+/// * [`Rfc6675`](SackPipe::Rfc6675), the default: RFC 6675 §4–5 — `pipe` from `SetPipe()`
+///   on every ACK (a segment judged lost by `IsLost()` no longer counts, a retransmitted one
+///   counts again), segments chosen by `NextSeg()` rules 1–4, rule 4 being the rescue
+///   retransmission.
+/// * [`Ns2Sack1`](SackPipe::Ns2Sack1): ns-2.35's `Agent/TCP/Sack1` (`tcp-sack1.cc`, the
+///   "pipe" algorithm of Fall & Floyd 1996, with its `ScoreBoardRQ`), with ns-2's defaults
+///   `partial_ack_ false`, `LimTransmitFix_ false`, `oldCode_ false`. `pipe` is a counter,
+///   in whole segments: at the fast retransmit `pipe = (SND.MAX − SND.UNA) − DupThresh·MSS`
+///   (the fast retransmission itself is not added), then **every** ACK received in recovery
+///   takes one MSS off, an ACK that advances `SND.UNA` without ending recovery (partial ACK)
+///   one MSS more, and every segment sent in recovery adds one MSS. A segment judged lost
+///   therefore stays in `pipe` until ACKs have drained it, where RFC 6675 drops it at once.
+///   The next segment is the first un-SACKed one above `max(HighRxt, SND.UNA)` and below the
+///   highest SACKed octet, lost or not (RFC 6675's rule 1 without `IsLost()`, rule 3 before
+///   rule 2), else new data within the receiver's window; there is no rescue
+///   retransmission. Sending goes on while `cwnd − pipe ≥ MSS` (ns-2: `pipe_ < int(cwnd_)`);
+///   `pipe` may go negative. Entry, cwnd, ssthresh, the end of recovery and timeouts are
+///   as in the default mode. Not an RFC behaviour; for reproducing ns-2 only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SackPipe {
+    /// RFC 6675 `SetPipe()` / `NextSeg()` (scenario value `"rfc6675"`).
+    #[default]
+    Rfc6675,
+    /// ns-2.35 `Agent/TCP/Sack1`'s counter `pipe_` and hole choice, no rescue retransmission
+    /// (scenario value `"ns2-sack1"`).
+    Ns2Sack1,
+}
+
+impl SackPipe {
+    /// The default, [`SackPipe::Rfc6675`].
+    pub fn is_default(&self) -> bool {
+        *self == SackPipe::Rfc6675
+    }
 }
 
 /// `ssthresh` at a retransmission timeout that interrupts loss recovery (issue 14, finding
@@ -182,6 +225,7 @@ impl Default for TcpParams {
             ecn: false,
             timestamps: false,
             rto_ssthresh: RtoSsthresh::MinKeptFlightSize,
+            sack_pipe: SackPipe::Rfc6675,
         }
     }
 }

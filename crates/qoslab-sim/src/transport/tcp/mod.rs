@@ -41,7 +41,7 @@ pub mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use config::{RtoSsthresh, TcpConfig, TcpParams, Variant};
+pub use config::{RtoSsthresh, SackPipe, TcpConfig, TcpParams, Variant};
 pub use receiver::{TcpReceiver, TcpReceiverStats};
 pub use rtt::RttEstimator;
 pub use sender::{App, TcpSender, TcpSenderStats};

@@ -181,7 +181,7 @@
 
 use qoslab_algo::{Duration, Time};
 
-use super::config::{RtoSsthresh, TcpConfig, Variant};
+use super::config::{RtoSsthresh, SackPipe, TcpConfig, Variant};
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
 use super::{Ack, Segment};
@@ -288,6 +288,14 @@ pub struct TcpSender {
     high_rxt: u64,
     rescue_rxt: Option<u64>,
     pipe: u64,
+    /// `TcpParams::sack_pipe` is [`SackPipe::Ns2Sack1`] (and the variant SACK).
+    ns2_sack1: bool,
+    /// ns-2 Sack1's `pipe_` in bytes (whole segments), in recovery with `ns2_sack1`; may be
+    /// negative, as ns-2's `int`.
+    ns2_pipe: i64,
+    /// ns-2 Sack1: nothing but the fast retransmission goes on the ACK that starts recovery
+    /// (its `recv()` calls `send_much` only when `dupacks_ == 0`); cleared by the next ACK.
+    ns2_hold: bool,
     /// End of the highest unSACKed segment that IsLost() (0 if none).
     lost_end: u64,
     rtt: RttEstimator,
@@ -351,6 +359,9 @@ impl TcpSender {
             high_rxt: 0,
             rescue_rxt: None,
             pipe: 0,
+            ns2_sack1: p.variant == Variant::Sack && p.sack_pipe == SackPipe::Ns2Sack1,
+            ns2_pipe: 0,
+            ns2_hold: false,
             lost_end: 0,
             rtt: if p.ns2_compat {
                 RttEstimator::ns2(p.initial_rto, p.min_rto, p.max_rto, p.clock_granularity)
@@ -406,7 +417,9 @@ impl TcpSender {
     /// RFC 6675 `pipe` while SACK recovery or SACK limited transmit is active; otherwise the
     /// bytes of the current sweep outstanding (`SND.NXT − SND.UNA`).
     pub fn pipe(&self) -> u64 {
-        if self.pipe_mode() {
+        if self.ns2_sack1 && self.recovery.is_some() {
+            self.ns2_pipe.max(0) as u64
+        } else if self.pipe_mode() {
             self.pipe
         } else {
             self.snd_nxt - self.snd_una
@@ -491,6 +504,8 @@ impl TcpSender {
         if ack.ack < self.snd_una {
             return; // older than what we know: reordered, carries nothing usable
         }
+        let was_in_recovery = self.recovery.is_some();
+        self.ns2_hold = false;
         let ece = self.ecn && ack.ece;
         if ece {
             self.stats.ece_acks += 1;
@@ -545,7 +560,17 @@ impl TcpSender {
             self.on_dupack(now);
         }
         if sack {
-            if self.recovery.is_some() {
+            if self.ns2_sack1 && self.recovery.is_some() {
+                if was_in_recovery {
+                    // ns-2 Sack1 recv() in fast recovery: `--pipe_` for every ACK, and once
+                    // more for a partial ACK (`partial_ack_ false`: "so that we never do
+                    // worse than slow-start").
+                    self.ns2_pipe -= self.mss as i64;
+                    if advanced {
+                        self.ns2_pipe -= self.mss as i64;
+                    }
+                }
+            } else if self.recovery.is_some() {
                 // RFC 6675 (B.2): use SetPipe () to re-calculate the octets still in the network.
                 self.set_pipe();
             } else if self.sack_lt_active() {
@@ -827,6 +852,18 @@ impl TcpSender {
                 // RFC 5681 §3.2 (4): cwnd = ssthresh + 3*SMSS (DupThresh segments).
                 self.set_cwnd(self.ssthresh + self.dupthresh as u64 * self.mss);
             }
+            Variant::Sack if self.ns2_sack1 => {
+                self.set_cwnd(self.ssthresh);
+                // ns-2 Sack1 dupack_action(): "numdupacks(cwnd_) packets have left the pipe",
+                // `pipe_ = maxseq_ - highest_ack_ - numdupacks`; the fast retransmission is
+                // not counted; `MarkRetran(highest_ack_ + 1)`.
+                self.ns2_pipe = (self.snd_max - self.snd_una) as i64
+                    - (self.dupthresh as u64 * self.mss) as i64;
+                let (s, len) = self.seg_at(self.snd_una);
+                self.high_rxt = s + len;
+                self.rescue_rxt = None;
+                self.ns2_hold = true;
+            }
             Variant::Sack => {
                 // RFC 6675 (4.2) ssthresh = cwnd = (FlightSize / 2).
                 self.set_cwnd(self.ssthresh);
@@ -939,6 +976,24 @@ impl TcpSender {
         None
     }
 
+    /// ns-2 Sack1 `send_much()` in fast recovery: `ScoreBoardRQ::GetNextRetran()`, the
+    /// first un-SACKed segment above `max(HighRxt, SND.UNA)` with SACKed data above it
+    /// (whether or not `IsLost()` holds), else new data if the receiver's window allows
+    /// (`t_seqno_ <= highest_ack_ + wnd_`); no rescue retransmission. True: a retransmission.
+    fn ns2_next_seg(&self) -> Option<(u64, u64, bool)> {
+        let high_sacked = self.sb.high_sacked_end();
+        let mut k = self.high_rxt.max(self.snd_una) / self.mss;
+        while k * self.mss < self.snd_max.min(high_sacked) {
+            if !self.sb.is_sacked(k) {
+                let (s, len) = self.seg_at(k * self.mss);
+                return Some((s, len, true));
+            }
+            k += 1;
+        }
+        let len = self.new_data_len()?;
+        (self.snd_max + len - self.snd_una <= self.rwnd).then_some((self.snd_max, len, false))
+    }
+
     fn new_data_len(&self) -> Option<u64> {
         (self.snd_max < self.app_end).then(|| self.mss.min(self.app_end - self.snd_max))
     }
@@ -1002,6 +1057,19 @@ impl TcpSender {
         if self.ecn_hold {
             // RFC 3168 §6.1.2: nothing until the retransmission timer expires.
             return None;
+        }
+        if self.ns2_sack1 && self.recovery.is_some() {
+            // ns-2 Sack1 send_much(): while `pipe_ < int(cwnd_)`, one segment, `pipe_++`.
+            if self.ns2_hold || (self.cwnd() as i64) < self.ns2_pipe + self.mss as i64 {
+                return None;
+            }
+            let (s, len, rtx) = self.ns2_next_seg()?;
+            if rtx {
+                // ScoreBoardRQ::MarkRetran: the holes below are not chosen again.
+                self.high_rxt = self.high_rxt.max(s + len);
+            }
+            self.ns2_pipe += self.mss as i64;
+            return Some(self.emit(now, s, len));
         }
         if self.variant == Variant::Sack && self.recovery.is_some() {
             // RFC 6675 (C): if cwnd - pipe >= 1 SMSS, send the segment NextSeg () picks.
@@ -1173,6 +1241,7 @@ impl TcpSender {
         self.high_rxt = self.snd_una;
         self.rescue_rxt = None;
         self.pipe = 0;
+        self.ns2_hold = false;
         // (5.4) retransmit the earliest unacknowledged segment: go-back-N from SND.UNA.
         self.snd_nxt = self.snd_una;
         self.timing = None;
