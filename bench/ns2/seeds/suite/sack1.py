@@ -17,8 +17,9 @@ of crates/qoslab-sim/tests/ns2_suite/tcp.rs).
 With --case sack1a / sack1b / sack1c, the suite's neighbouring tests on the same topology
 (three drops, window 20; many drops, window 26 / 27; all start at 0 s) are run the same way
 by rewriting the window and start time of both scripts; their reference output is checked
-likewise, the comparison printed, and no test data written (they are not ported: see the
-issue 14 report for what differs).
+likewise, the comparison printed, and the ns-2 side written to tests/data/ns2/suite_<case>.csv
+(ported with `sack_pipe = "ns2-sack1"`, finding 25 of bench/ns2/seeds/README.md). Every
+case is compared twice: as sack1.toml (RFC 6675) and with `sack_pipe = "ns2-sack1"`.
 
 usage: python3 bench/ns2/seeds/suite/sack1.py [--case sack1|sack1a|sack1b|sack1c]
 """
@@ -34,7 +35,7 @@ REF = "/usr/share/doc/ns2/examples/tcl/test/test-output-sack/{}.gz"
 # case: (window_, start of the FTP in s)
 CASES = {"sack1": (14, 1.0), "sack1a": (20, 0.0), "sack1b": (26, 0.0), "sack1c": (27, 0.0)}
 CASE = "sack1"
-DATA = os.path.join(ROOT, "crates", "qoslab-sim", "tests", "data", "ns2", "suite_sack1.csv")
+DATA = os.path.join(ROOT, "crates", "qoslab-sim", "tests", "data", "ns2", "suite_{}.csv")
 EXE = os.path.join(ROOT, "target", "release", "qoslab")
 WRAP = 90
 
@@ -148,12 +149,16 @@ def main():
         if f[0] == "+" and f[2] == "0" and f[3] == "2" and f[4] == "tcp":
             retx += f[10] in seen
             seen.add(f[10])
-    with open(DATA if CASE == "sack1" else os.devnull, "w") as f:
+    with open(DATA.format(CASE), "w") as f:
+        w, start = CASES[CASE]
+        how = ("" if CASE == "sack1" else
+               f"with window_ {w} and the FTP started at {start} s,\n# ")
         f.write("# ns-2.35 (Debian package ns2 2.35) reference: tcl/test/test-suite-sack.tcl test "
-                "\"sack1\" (SACK TCP, net0,\n# one TCP/Sack1 flow, drop-tail overflow), "
+                f"\"{CASE}\" (SACK TCP, net0,\n# one TCP/Sack1 flow, drop-tail overflow), "
                 "stand-alone as bench/ns2/seeds/suite/sack1.tcl (written for qoslab,\n# issue 14), "
-                "run as `ns sack1.tcl all.tr samples.csv` by bench/ns2/seeds/suite/sack1.py, "
-                "whose\n# trace equals the suite's checked-in test-output-sack/sack1.gz point by "
+                f"{how}run as `ns sack1.tcl all.tr samples.csv` by bench/ns2/seeds/suite/sack1.py"
+                f"{'' if CASE == 'sack1' else ' --case ' + CASE}, "
+                f"whose\n# trace equals the suite's checked-in test-output-sack/{CASE}.gz point by "
                 f"point ({'checked' if ok else 'NOT EQUAL'}).\n"
                 "# Data packets (1040 B) on r1->k1 counted over [0, t_s): arrivals (enqueue "
                 "attempts, '+'),\n# departures (dequeues, '-'), drops ('d'). Checkpoints every "
