@@ -15,6 +15,7 @@ use super::*;
 
 mod ecn;
 mod ns2;
+mod sack_pipe;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Log {
