@@ -53,7 +53,8 @@
 //!   allocation). Recovery ends at a cumulative ACK ≥ `RecoveryPoint`; cwnd stays at
 //!   ssthresh. A new recovery after a timeout waits until `SND.UNA ≥ RecoveryPoint` (§5.1).
 //!   `TcpParams::sack_pipe = SackPipe::Ns2Sack1` replaces `pipe` and `NextSeg()` by ns-2.35
-//!   Sack1's counter and hole choice (no `IsLost()`, no rescue): [`SackPipe`].
+//!   Sack1's counter and hole choice (no `IsLost()`, no rescue), and (4.2)'s FlightSize/2
+//!   by Sack1's halving of min(cwnd, rwnd) as a real number: [`SackPipe`].
 //! - **Limited transmit** (RFC 3042), if enabled: on the first and second duplicate ACKs
 //!   (and only below DupThresh) one more segment of new data may go each, i.e. new data is
 //!   allowed up to `cwnd + min(dupacks, 2)·MSS`; cwnd is unchanged. For SACK, RFC 6675 §5 step (3): new data while
