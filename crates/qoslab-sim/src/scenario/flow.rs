@@ -20,7 +20,7 @@
 //! | `ecn` | `false` | RFC 3168 ECN-capable TCP: data sent ECT, ECN-Echo halves the window (`true`/`false`) |
 //! | `timestamps` | `false` | RFC 7323 timestamps: an RTT sample from every new ACK; adds no header bytes (`true`/`false`) |
 //! | `rto_ssthresh` | `"min-kept-flight-size"` | ssthresh at a timeout that interrupts loss recovery: recovery's ssthresh capped by RFC 5681 (4); `"flight-size"` (4) as written (may raise it); `"keep-in-recovery"` recovery's ssthresh (Linux; may exceed (4)); `"ns2-half-window"` ns-2.35's `TcpAgent::timeout` at every timeout, any variant (max(⌊cwnd/2⌋, 2) segments, 2 after a back-to-back timeout; not RFC 5681): `TcpParams::rto_ssthresh` |
-//! | `sack_pipe` | `"rfc6675"` | SACK recovery's pipe and segment choice: RFC 6675 `SetPipe()`/`NextSeg()` with the rescue retransmission; `"ns2-sack1"` ns-2.35's `Agent/TCP/Sack1` (a counter of segments, lost ones counted until ACKs drain them; any hole below the highest SACK before new data; no rescue; not RFC 6675): `TcpParams::sack_pipe` |
+//! | `sack_pipe` | `"rfc6675"` | SACK recovery's pipe and segment choice: RFC 6675 `SetPipe()`/`NextSeg()` with the rescue retransmission; `"ns2-sack1"` ns-2.35's `Agent/TCP/Sack1` (a counter of segments, lost ones counted until ACKs drain them; any hole below the highest SACK before new data; no rescue; min(cwnd, rwnd) halved as a real number at the fast retransmit; not RFC 6675): `TcpParams::sack_pipe` |
 //! | `bytes` | none | bulk transfer (infinite backlog, "FTP" in the seeds) |
 //!
 //! `rwnd` is a size (`"64KB"`) or a count of segments (`"100p"` = 100 × mss: the window

@@ -21,7 +21,9 @@
 //! window and by 5 s has put 110 data packets into the queue against our 106 (108 vs 104
 //! dequeued); both drop 2, retransmit 2 and time out 0 times. That difference is an ns-2
 //! deviation from the RFC (halving cwnd instead of FlightSize), not checked here beyond
-//! 3.02 s. Second, smaller deviation: ns-2's SACK sink adds 8 bytes per SACK block to an ACK
+//! 3.02 s in the default mode; with `sack_pipe = "ns2-sack1"`, which models ns-2 Sack1's
+//! halving of min(cwnd, window) (finding 23), all 365 checkpoints and the whole run agree
+//! (`sack1_with_ns2_sack1_matches_ns2_packet_for_packet`). Second, smaller deviation: ns-2's SACK sink adds 8 bytes per SACK block to an ACK
 //! (48 B ACKs, 88 us more serialisation over the two links), ours sends 40 B whatever its
 //! blocks; the checkpoints keep 0.5 ms away from every ns-2 event so that shift cannot
 //! matter.
@@ -34,8 +36,9 @@
 //! with `sack_pipe = "ns2-sack1"`, ns-2 Sack1's 1996 pipe algorithm (finding 25): with RFC
 //! 6675's pipe ours retransmits the later holes two ACKs earlier and adds a rescue
 //! retransmission, and parts at 1.39 / 1.42 / 1.44 s; with the option `sack1b` agrees at all
-//! 433 checkpoints, `sack1c` until 2.89 s (then a sub-millisecond shift from ns-2's larger
-//! SACK ACKs, finding 24) and `sack1a` until 2.45 s (ns-2's halving of cwnd, finding 23).
+//! 433 checkpoints, `sack1a` at all 456 (since the mode also halves min(cwnd, window) as a
+//! real number, finding 23; it parted at 2.45 s before), and `sack1c` until 2.89 s (then a
+//! sub-millisecond shift from ns-2's larger SACK ACKs, finding 24).
 
 use std::path::PathBuf;
 
@@ -217,12 +220,24 @@ fn sack1c_with_ns2_sack1_pipe_matches_ns2_until_the_sack_ack_shift() {
     assert_eq!(n, 249, "checkpoints");
 }
 
-/// `sack1a` (window 20, 4 drops): with ns-2's Sack1 pipe the 213 checkpoints before 2.45 s agree
-/// (RFC 6675 parts at 1.39 s); the fourth drop's fast retransmit (2.07 s) sets ns-2's cwnd to
-/// 10.867 / 2 = 5.433 segments, ours to FlightSize / 2 = 5 (finding 23), and ns-2's larger
-/// window sends one segment earlier at 2.44 s. Same drops (4) and retransmissions (4).
+/// `sack1a` (window 20, 4 drops): with `"ns2-sack1"` every one of the 456 checkpoints (0.22 s
+/// to 4.99 s) and the whole run (206 arrivals, 202 departures, 4 drops, 4 retransmissions)
+/// agree with ns-2.35; RFC 6675 parts at 1.39 s. The fourth drop's fast retransmit (2.07 s)
+/// sets cwnd to 10.867 / 2 = 5.433 segments in both (ns-2 Sack1's halving of the window,
+/// finding 23); with FlightSize / 2 = 5 the run parted at 2.45 s.
 #[test]
-fn sack1a_with_ns2_sack1_pipe_matches_ns2_until_the_second_window_halving() {
-    let n = sack1_case_with_ns2_pipe("sack1a", 2.45, 1.39, 4, false);
-    assert_eq!(n, 213, "checkpoints");
+fn sack1a_with_ns2_sack1_pipe_matches_ns2_packet_for_packet() {
+    let n = sack1_case_with_ns2_pipe("sack1a", 5.0, 1.39, 4, true);
+    assert_eq!(n, 456, "checkpoints");
+}
+
+/// `sack1` (window 14, 2 drops) with `"ns2-sack1"`: every one of the 365 checkpoints (1.22 s
+/// to 4.99 s) and the whole run (110 arrivals, 108 departures, 2 drops, 2 retransmissions)
+/// agree with ns-2.35. The second fast retransmit (3.007 s) sets cwnd 7.817 -> 3.909
+/// segments and ssthresh 3 in both (finding 23); the RFC 6675 default (FlightSize / 2 =
+/// 3.5 segments) parts at 3.44 s.
+#[test]
+fn sack1_with_ns2_sack1_matches_ns2_packet_for_packet() {
+    let n = sack1_case_with_ns2_pipe("sack1", 5.0, 3.44, 2, true);
+    assert_eq!(n, 365, "checkpoints");
 }

@@ -120,8 +120,13 @@ pub struct TcpParams {
 ///   highest SACKed octet, lost or not (RFC 6675's rule 1 without `IsLost()`, rule 3 before
 ///   rule 2), else new data within the receiver's window; there is no rescue
 ///   retransmission. Sending goes on while `cwnd − pipe ≥ MSS` (ns-2: `pipe_ < int(cwnd_)`);
-///   `pipe` may go negative. Entry, cwnd, ssthresh, the end of recovery and timeouts are
-///   as in the default mode. Not an RFC behaviour; for reproducing ns-2 only.
+///   `pipe` may go negative. At the fast retransmit cwnd and ssthresh are ns-2's too
+///   (`dupack_action()` → `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF)` with the default
+///   `precision_reduce_`): `cwnd = min(cwnd, rwnd)/2` as a real number (at least 1 MSS),
+///   `ssthresh = max(⌊cwnd/MSS⌋, 2)·MSS`, where RFC 6675 (4.2) sets both to FlightSize/2
+///   (finding 23); a window already reduced by ECN keeps that reduction. Entry, the end of
+///   recovery and timeouts are as in the default mode. Not an RFC behaviour; for
+///   reproducing ns-2 only.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SackPipe {

@@ -53,7 +53,8 @@
 //!   allocation). Recovery ends at a cumulative ACK ≥ `RecoveryPoint`; cwnd stays at
 //!   ssthresh. A new recovery after a timeout waits until `SND.UNA ≥ RecoveryPoint` (§5.1).
 //!   `TcpParams::sack_pipe = SackPipe::Ns2Sack1` replaces `pipe` and `NextSeg()` by ns-2.35
-//!   Sack1's counter and hole choice (no `IsLost()`, no rescue): [`SackPipe`].
+//!   Sack1's counter and hole choice (no `IsLost()`, no rescue), and (4.2)'s FlightSize/2
+//!   by Sack1's halving of min(cwnd, rwnd) as a real number: [`SackPipe`].
 //! - **Limited transmit** (RFC 3042), if enabled: on the first and second duplicate ACKs
 //!   (and only below DupThresh) one more segment of new data may go each, i.e. new data is
 //!   allowed up to `cwnd + min(dupacks, 2)·MSS`; cwnd is unchanged. For SACK, RFC 6675 §5 step (3): new data while
@@ -454,6 +455,12 @@ impl TcpSender {
         (start, self.mss.min(self.app_end - start))
     }
 
+    /// Test hook: sets cwnd in 1/65536 byte (a fractional window from a scripted state).
+    #[cfg(test)]
+    pub(super) fn set_cwnd_fp_for_test(&mut self, cwnd_fp: u64) {
+        self.cwnd_fp = cwnd_fp;
+    }
+
     fn set_cwnd(&mut self, bytes: u64) {
         self.cwnd_fp = bytes << FP;
     }
@@ -829,6 +836,14 @@ impl TcpSender {
             self.set_cwnd(half);
             // dupwnd_ = numdupacks_: the window in force is cwnd_ + dupwnd_.
             self.dupwnd = self.dupthresh as u64 * self.mss;
+        } else if self.ns2_sack1 {
+            // ns-2.35 Sack1 dupack_action() -> slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF)
+            // with the default `precision_reduce_`: halfwin = windowd() / 2, windowd() =
+            // min(cwnd_, wnd_) as a real number; cwnd_ = halfwin (at least one packet),
+            // ssthresh_ = (int) halfwin (at least 2). Not RFC 6675 (4.2)'s FlightSize / 2.
+            let half_fp = self.cwnd_fp.min(self.rwnd << FP) / 2;
+            self.ssthresh = ((half_fp >> FP) / self.mss).max(2) * self.mss;
+            self.cwnd_fp = half_fp.max(self.mss << FP);
         } else {
             // RFC 5681 (4): ssthresh = max (FlightSize / 2, 2*SMSS), FlightSize without the
             // limited-transmit segments.
@@ -855,7 +870,10 @@ impl TcpSender {
                 self.set_cwnd(self.ssthresh + self.dupthresh as u64 * self.mss);
             }
             Variant::Sack if self.ns2_sack1 => {
-                self.set_cwnd(self.ssthresh);
+                if self.ecn_window_reduced() {
+                    // The ECN reduction of this window stands (ssthresh held).
+                    self.set_cwnd(self.ssthresh);
+                }
                 // ns-2 Sack1 dupack_action(): "numdupacks(cwnd_) packets have left the pipe",
                 // `pipe_ = maxseq_ - highest_ack_ - numdupacks`; the fast retransmission is
                 // not counted; `MarkRetran(highest_ack_ + 1)`.

@@ -141,3 +141,56 @@ fn only_rfc6675_sends_a_rescue_retransmission_when_the_receiver_window_is_full()
     want_ns2.push(v(&[10, 11], 3));
     assert_eq!(ns2, want_ns2, "ns2-sack1");
 }
+
+/// The sender's fixed-point shift of cwnd (`sender::FP`).
+const FP: u32 = 16;
+
+/// (cwnd, ssthresh) in bytes right after the fast retransmit, from a scripted state: IW 10
+/// sent (FlightSize 10 000), cwnd then set to `cwnd_fp` (1/65536 byte), three duplicate ACKs
+/// with SACK blocks (0 lost).
+fn after_fast_retransmit(mode: SackPipe, rwnd_segments: u64, cwnd_fp: u64) -> (u64, u64) {
+    let mut tx = sender(mode, rwnd_segments);
+    let t0 = Time::ZERO;
+    assert_eq!(drain(&mut tx, t0), (0..10).collect::<Vec<_>>());
+    tx.set_cwnd_fp_for_test(cwnd_fp);
+    for (i, a) in [ack(0, &[(1, 2)]), ack(0, &[(1, 3)]), ack(0, &[(1, 4)])]
+        .iter()
+        .enumerate()
+    {
+        tx.on_ack(t0 + Duration::from_millis(100 + i as u64), a);
+    }
+    assert!(tx.in_recovery());
+    assert_eq!(drain(&mut tx, t0 + Duration::from_millis(102))[0], 0);
+    (tx.cwnd(), tx.ssthresh())
+}
+
+#[test]
+fn ns2_sack1_halves_the_real_window_at_a_fast_retransmit() {
+    // ns-2.35 slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF), precision_reduce_: cwnd_ =
+    // min(cwnd_, wnd_) / 2 as a real number, ssthresh_ = (int) of it, at least 2 packets.
+    // 10.8666 segments (sack1a's second fast retransmit) -> cwnd 5.4333, ssthresh 5.
+    let fp = |bytes_x10000: u64| (bytes_x10000 << FP) / 10_000;
+    let w = fp(108_666_000); // 10 866.6 B
+    let (cwnd, ssthresh) = after_fast_retransmit(SackPipe::Ns2Sack1, 100, w);
+    assert_eq!((cwnd, ssthresh), (5433, 5000));
+    // RFC 6675 (4.2): ssthresh = cwnd = FlightSize / 2 = 5 000 whatever cwnd was.
+    assert_eq!(
+        after_fast_retransmit(SackPipe::Rfc6675, 100, w),
+        (5000, 5000)
+    );
+    // windowd() is capped by the receiver's window: 14 segments offered, cwnd 17.2.
+    let (cwnd, ssthresh) = after_fast_retransmit(SackPipe::Ns2Sack1, 14, fp(172_000_000));
+    assert_eq!((cwnd, ssthresh), (7000, 7000));
+    // 7.817 segments (sack1's second fast retransmit, finding 23) -> 3.9085, ssthresh 3.
+    let (cwnd, ssthresh) = after_fast_retransmit(SackPipe::Ns2Sack1, 100, fp(78_170_000));
+    assert_eq!((cwnd, ssthresh), (3908, 3000));
+    // Small windows: ssthresh at least 2 packets, cwnd at least 1 (3.0 -> 1.5, 2; 1.5 -> 1).
+    assert_eq!(
+        after_fast_retransmit(SackPipe::Ns2Sack1, 100, 3000 << FP),
+        (1500, 2000)
+    );
+    assert_eq!(
+        after_fast_retransmit(SackPipe::Ns2Sack1, 100, 1500 << FP),
+        (1000, 2000)
+    );
+}
