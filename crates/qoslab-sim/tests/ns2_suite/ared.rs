@@ -27,17 +27,12 @@
 //! issue's bound for drop statistics). Plain RED with max_p fixed at the initial 0.1 instead
 //! of Adaptive RED fails the mean-queue bound (see the test's second half).
 
-use std::path::PathBuf;
-
+use super::manifest;
 use qoslab_sim::scenario::load;
 use qoslab_sim::Simulator;
 
 const SEEDS: u64 = 10;
 const SCENARIO: &str = "../../bench/ns2/seeds/suite/red1Adapt.toml";
-
-fn manifest(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 /// ns-2's means over its seeds: ql_ave, ql_std, throughput (Mb/s), drops.
 fn ns2_reference() -> [f64; 4] {

@@ -14,15 +14,11 @@
 //! `timestamps_ true` and the ErrorModel's `markecn_` (`bench/ns2/seeds/README.md` 10.2).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
+use super::manifest;
 use qoslab_sim::scenario::spec::LossSpec;
 use qoslab_sim::scenario::{load, parse_str};
 use qoslab_sim::{RunResult, Simulator};
-
-fn manifest(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 /// Payload share of ns-2's 1500 B TCP data packets (1460 B segment + 40 B headers).
 const NS2_PAYLOAD_SHARE: f64 = 1460.0 / 1500.0;

@@ -20,8 +20,7 @@
 //! ns-2 with its TCP matched to ours. Not checked: the other 100-session rows (README
 //! section 9).
 
-use std::path::PathBuf;
-
+use super::manifest;
 use qoslab_sim::scenario::parse_str;
 use qoslab_sim::Simulator;
 
@@ -48,10 +47,6 @@ const COLS: [&str; 4] = [
     "tfrc_send_kbps",
     "tfrc_drop_rate",
 ];
-
-fn manifest(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 /// ns-2's mean over its seeds 1..=`seeds` of the four columns, for (queue, mss, sessions).
 fn ns2_reference(queue: &str, mss: u32, sessions: u32, seeds: u64) -> [f64; 4] {

@@ -41,17 +41,12 @@
 //! statistics), the first flow's slow-start window 8 % (finding 30's documented deviation;
 //! a larger gap is a regression). 130 short runs.
 
-use std::path::PathBuf;
-
+use super::{manifest, within};
 use qoslab_algo::Duration;
 use qoslab_sim::scenario::{load, parse_str};
 use qoslab_sim::{RunResult, Simulator};
 
 const SEEDS: u64 = 10;
-
-fn manifest(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 /// ns-2's per-column means over its seeds (`SEEDS` of them).
 fn ns2_means(file: &str, cols: usize) -> Vec<f64> {
@@ -95,16 +90,6 @@ fn run_with(scenario: &str, keys: &str, seed: u64, warmup_s: u64, duration_s: u6
 
 fn flow<'a>(r: &'a RunResult, name: &str) -> &'a qoslab_sim::result::FlowResult {
     r.flows.iter().find(|f| f.name == name).unwrap()
-}
-
-fn within(what: &str, ours: f64, ns2: f64, bound: f64) {
-    let rel = ours / ns2 - 1.0;
-    assert!(
-        rel.abs() <= bound,
-        "{what}: qoslab {ours:.2} vs ns-2.35 {ns2:.2} ({:+.1} %, bound {:.0} %)",
-        100.0 * rel,
-        100.0 * bound
-    );
 }
 
 /// `voip` with our RFC sender (the scenario as written) against ns-2 as shipped, seeds 1..40

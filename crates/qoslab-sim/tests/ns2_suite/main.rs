@@ -20,3 +20,21 @@ mod rio;
 mod rio_tables;
 mod riocase;
 mod tcp;
+
+/// A path below this crate's directory: the checked-in ns-2 data (`tests/data/ns2/`) and the
+/// suite scenarios (`../../bench/ns2/seeds/suite/`). One copy for every module.
+pub(crate) fn manifest(rel: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// Asserts that `ours` is within the relative `bound` of ns-2.35's `ns2` (|ours/ns2 − 1| ≤
+/// bound), naming the quantity, both values and the difference when it is not.
+pub(crate) fn within(what: &str, ours: f64, ns2: f64, bound: f64) {
+    let rel = ours / ns2 - 1.0;
+    assert!(
+        rel.abs() <= bound,
+        "{what}: qoslab {ours:.3} vs ns-2.35 {ns2:.3} ({:+.1} %, bound {:.0} %)",
+        100.0 * rel,
+        100.0 * bound
+    );
+}

@@ -39,16 +39,11 @@
 //!
 //! Runs: about 2,050 short runs and 20 CBR runs, 0.2 s in the test profile.
 
-use std::path::PathBuf;
-
+use super::manifest;
 use qoslab_algo::Duration;
 use qoslab_sim::scenario::spec::{DropPositions, FlowKind, LossSpec, Scenario, TcpVariant};
 use qoslab_sim::scenario::{load, parse_str};
 use qoslab_sim::Simulator;
-
-fn manifest(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 /// (t in µs, arrivals, departures, drops) rows of ns-2's r1->k1 data packets over [0, t).
 fn ns2_reference(case: &str) -> Vec<(u64, [u64; 3])> {

@@ -13,16 +13,11 @@
 //! 1.5 packets (a RED that lost `wait`, `gentle` or the count rule, or averaged on the wrong
 //! events, moves the drops by several packets and the mean queue by more than 5 %).
 
-use std::path::PathBuf;
-
+use super::manifest;
 use qoslab_sim::scenario::load;
 use qoslab_sim::Simulator;
 
 const SEEDS: u64 = 10;
-
-fn manifest(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 /// ns-2's means over its seeds: ql_ave, ql_std, throughput (Mb/s), drops.
 fn ns2_reference() -> [f64; 4] {

@@ -17,8 +17,7 @@
 //! not 2 CIR) or a three-colour RIO that coupled its averages differently moves
 //! green/yellow by 10-50 %.
 
-use std::path::PathBuf;
-
+use super::manifest;
 use qoslab_algo::meter::trtcm::TrTcmParams;
 use qoslab_sim::scenario::load;
 use qoslab_sim::scenario::spec::MeterSpec;
@@ -28,10 +27,6 @@ const SEEDS: u64 = 3;
 const PKT_BITS: f64 = 1500.0 * 8.0;
 const MEASURED_S: f64 = 100.0;
 const COLOURS: [&str; 3] = ["green", "yellow", "red"];
-
-fn manifest(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 /// ns-2's mean over its seeds at this CBS (bytes), Mb/s, indexed [lan - 1][colour].
 fn ns2_reference(cbs: u64) -> [[f64; 3]; 10] {

@@ -11,15 +11,10 @@
 //! queue's standard deviation and empty fraction are not checked: ns-2's are larger (an
 //! open finding, see the README).
 
-use std::path::PathBuf;
-
+use super::manifest;
 use qoslab_sim::scenario::load;
 use qoslab_sim::scenario::spec::{FlowKind, QueueSpec, RioPrecedenceSpec, TcpVariant};
 use qoslab_sim::Simulator;
-
-fn manifest(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 /// ns-2's (ql_ave, throughput) per seed for the cell.
 fn ns2_reference(maxth: u32, den: u32) -> Vec<(f64, f64)> {

@@ -18,15 +18,10 @@
 //! seen by arrivals within 15 % (measured −6..−8 %; ns-2's seed range ±5 %). The 99th
 //! percentile is not checked: ns-2's tail is 35-39 % longer than ours (finding 4).
 
-use std::path::PathBuf;
-
+use super::manifest;
 use qoslab_sim::scenario::load;
 use qoslab_sim::scenario::spec::{FlowKind, QueueSpec, RioPrecedenceSpec, TcpVariant};
 use qoslab_sim::Simulator;
-
-fn manifest(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 #[derive(Clone, Copy, Debug)]
 struct Cell {

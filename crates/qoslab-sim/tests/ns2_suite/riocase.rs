@@ -29,17 +29,12 @@
 //! Out drops 15 %), packets 5 % (`notGentle` Out packets 10 %). Our default RIO is checked to
 //! differ (mean queue more than 20 % below ns-2's).
 
-use std::path::PathBuf;
-
+use super::{manifest, within};
 use qoslab_sim::scenario::load;
 use qoslab_sim::Simulator;
 
 const SEEDS: u64 = 10;
 const SCENARIO: &str = "../../bench/ns2/seeds/suite/rio_notGentle.toml";
-
-fn manifest(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 /// ns-2's means for a case (`notGentle`, `strict`): out_pkts, out_drops, in_pkts, in_drops,
 /// ql_ave, ql_std, throughput.
@@ -130,16 +125,6 @@ fn ours(strict: bool, mode: Mode) -> [f64; 7] {
         }
     }
     acc
-}
-
-fn within(what: &str, ours: f64, ns2: f64, bound: f64) {
-    let rel = ours / ns2 - 1.0;
-    assert!(
-        rel.abs() <= bound,
-        "{what}: qoslab {ours:.3} vs ns-2.35 {ns2:.3} ({:+.1} %, bound {:.0} %)",
-        100.0 * rel,
-        100.0 * bound
-    );
 }
 
 /// `notGentle` with ns-2's rules (session 11, finding 34; 10 seeds, ns-2.35 vs qoslab): Out

@@ -40,8 +40,7 @@
 //! real number, finding 23; it parted at 2.45 s before), and `sack1c` until 2.89 s (then a
 //! sub-millisecond shift from ns-2's larger SACK ACKs, finding 24).
 
-use std::path::PathBuf;
-
+use super::manifest;
 use qoslab_algo::Duration;
 use qoslab_sim::scenario::parse_str;
 use qoslab_sim::scenario::spec::Scenario;
@@ -52,10 +51,6 @@ use qoslab_sim::Simulator;
 /// that retransmit (3.007 s at the sender) sets cwnd by ns-2's own rule (see the module
 /// comment) and the runs part afterwards (first difference at 3.44 s).
 const EXACT_BEFORE_S: f64 = 3.02;
-
-fn manifest(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 /// (t in µs, arrivals, departures, drops) rows of ns-2's r1->k1 data packets over [0, t).
 fn ns2_reference(case: &str) -> Vec<(u64, [u64; 3])> {
