@@ -187,26 +187,38 @@ impl Packet {
     /// The compact header (`set_header` returned true).
     #[inline(always)]
     fn compact_header(&self) -> WireHeader {
-        let f = self.hdr_flags;
         match self.kind {
             HdrKind::Udp => WireHeader::Udp { seq: self.hdr_a },
-            HdrKind::TcpData => WireHeader::TcpData(Segment {
-                seq: self.hdr_a,
-                len: self.hdr_b,
-                retransmission: f & RETX != 0,
-                ect: f & ECT != 0,
-                cwr: f & CWR != 0,
-                ts_val: self.sent_at,
-            }),
-            HdrKind::TcpAck => WireHeader::TcpAck(Ack {
-                ack: self.hdr_a,
-                sack: [SackBlock::default(); MAX_SACK_BLOCKS],
-                n_sack: 0,
-                ece: f & ECE != 0,
-                ts_ecr: Time::ZERO,
-            }),
+            HdrKind::TcpData => WireHeader::TcpData(self.compact_segment()),
+            HdrKind::TcpAck => WireHeader::TcpAck(self.compact_ack()),
             // TFRC headers are always in the side table.
             HdrKind::TfrcData | HdrKind::TfrcFeedback => unreachable!("TFRC header inline"),
+        }
+    }
+
+    /// The compact header of a TCP data segment (kind `TcpData`, not `SIDE`).
+    #[inline(always)]
+    fn compact_segment(&self) -> Segment {
+        let f = self.hdr_flags;
+        Segment {
+            seq: self.hdr_a,
+            len: self.hdr_b,
+            retransmission: f & RETX != 0,
+            ect: f & ECT != 0,
+            cwr: f & CWR != 0,
+            ts_val: self.sent_at,
+        }
+    }
+
+    /// The compact header of a TCP ACK (kind `TcpAck`, not `SIDE`).
+    #[inline(always)]
+    fn compact_ack(&self) -> Ack {
+        Ack {
+            ack: self.hdr_a,
+            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            n_sack: 0,
+            ece: self.hdr_flags & ECE != 0,
+            ts_ecr: Time::ZERO,
         }
     }
 }
@@ -277,6 +289,38 @@ impl Arena {
             self.side[id as usize]
         } else {
             p.compact_header()
+        }
+    }
+
+    /// The TCP segment packet `id` carries, if it is TCP data.
+    #[inline(always)]
+    pub fn segment(&self, id: PktId) -> Option<Segment> {
+        let p = self.get(id);
+        if p.kind != HdrKind::TcpData {
+            None
+        } else if p.hdr_flags & SIDE == 0 {
+            Some(p.compact_segment())
+        } else {
+            match self.side[id as usize] {
+                WireHeader::TcpData(seg) => Some(seg),
+                _ => None,
+            }
+        }
+    }
+
+    /// The TCP ACK packet `id` carries, if it is one.
+    #[inline(always)]
+    pub fn ack(&self, id: PktId) -> Option<Ack> {
+        let p = self.get(id);
+        if p.kind != HdrKind::TcpAck {
+            None
+        } else if p.hdr_flags & SIDE == 0 {
+            Some(p.compact_ack())
+        } else {
+            match self.side[id as usize] {
+                WireHeader::TcpAck(ack) => Some(ack),
+                _ => None,
+            }
         }
     }
 

@@ -633,7 +633,7 @@ impl Simulator {
     #[inline(always)]
     fn tcp_data(&mut self, id: PktId) {
         let now = self.now;
-        let WireHeader::TcpData(seg) = self.arena.header(id) else {
+        let Some(seg) = self.arena.segment(id) else {
             return;
         };
         let p = self.arena.get(id);
@@ -676,7 +676,7 @@ impl Simulator {
     #[inline(always)]
     fn tcp_ack(&mut self, id: PktId) {
         let now = self.now;
-        let WireHeader::TcpAck(ack) = self.arena.header(id) else {
+        let Some(ack) = self.arena.ack(id) else {
             return;
         };
         let p = self.arena.get(id);

@@ -1143,6 +1143,7 @@ impl TcpSender {
     }
 
     /// Sends `[s, s + len)`: bookkeeping for SND.NXT/SND.MAX, stats, timer, RTT timing.
+    #[inline(always)]
     fn emit(&mut self, now: Time, s: u64, len: u64) -> Segment {
         let end = s + len;
         let retransmission = s < self.snd_max;
