@@ -10,7 +10,7 @@
 
 use qoslab_algo::{Color, Duration, QueueView, Rng, Time};
 
-use crate::arena::{Arena, HdrKind, IpEcn, Packet, PktId};
+use crate::arena::{Arena, IpEcn, Packet, PktId};
 pub use crate::build::{build_aqm, tcp_config, tfrc_pair};
 use crate::event::{Event, EventQueue};
 use crate::measure::delay::{self, DelayMeasure};
@@ -123,33 +123,28 @@ struct Addr {
 }
 
 impl Addr {
-    /// A packet of `size` wire bytes from this agent to its peer, sent at `now`, carrying
-    /// `hdr` (`Arena::alloc` stores it).
+    /// A packet of `size` wire bytes from this agent to its peer, sent at `now`.
     #[inline]
-    fn packet(self, now: Time, size: u32, hdr: &WireHeader) -> Packet {
-        // RFC 3168 §6.1.5: an ECN sender's new data is ECT; ACKs (§6.1.4), retransmissions
-        // and every other transport are Not-ECT.
-        let ecn = match hdr {
-            WireHeader::TcpData(seg) if seg.ect => IpEcn::Ect,
-            _ => IpEcn::NotEct,
-        };
-        Packet::new(
-            self.flow,
+    fn packet(self, now: Time, size: u32, hdr: WireHeader) -> Packet {
+        Packet {
+            flow: self.flow,
             size,
-            Color::Green,
-            ecn,
-            self.node,
-            self.peer_node,
-            self.peer_agent,
-            self.gen,
-            now,
-        )
-    }
-
-    /// The packet (`packet`) with its header in the arena.
-    #[inline(always)]
-    fn alloc(self, arena: &mut Arena, now: Time, size: u32, hdr: WireHeader) -> PktId {
-        arena.alloc(self.packet(now, size, &hdr), hdr)
+            color: Color::Green,
+            // RFC 3168 §6.1.5: an ECN sender's new data is ECT; ACKs (§6.1.4), retransmissions
+            // and every other transport are Not-ECT.
+            ecn: match hdr {
+                WireHeader::TcpData(seg) if seg.ect => IpEcn::Ect,
+                _ => IpEcn::NotEct,
+            },
+            src_node: self.node,
+            dst_node: self.peer_node,
+            dst_agent: self.peer_agent,
+            dst_gen: self.gen,
+            sent_at: now,
+            queue_at: now,
+            queued_ns: 0,
+            hdr,
+        }
     }
 }
 
@@ -164,7 +159,7 @@ impl Addr {
         size: u32,
         hdr: WireHeader,
     ) {
-        outbox.push((self.node, self.alloc(arena, now, size, hdr)));
+        outbox.push((self.node, arena.alloc(self.packet(now, size, hdr))));
     }
 }
 
@@ -565,7 +560,7 @@ impl Simulator {
         let node = addr.node;
         let (arena, outbox) = (&mut self.arena, &mut self.outbox);
         let mut out = |size: u32, hdr: WireHeader| {
-            outbox.push((node, addr.alloc(arena, now, size, hdr)));
+            outbox.push((node, arena.alloc(addr.packet(now, size, hdr))));
         };
         match &mut agent.kind {
             AgentKind::Udp(src) => {
@@ -633,10 +628,10 @@ impl Simulator {
     #[inline(always)]
     fn tcp_data(&mut self, id: PktId) {
         let now = self.now;
-        let Some(seg) = self.arena.segment(id) else {
+        let p = self.arena.get(id);
+        let WireHeader::TcpData(seg) = &p.hdr else {
             return;
         };
-        let p = self.arena.get(id);
         let a = p.dst_agent;
         let agent = &mut self.agents[a as usize];
         if agent.gen != p.dst_gen {
@@ -647,7 +642,7 @@ impl Simulator {
             return;
         };
         let before = tcp.delivered();
-        let ack = tcp.on_segment_ce(now, &seg, p.ecn == IpEcn::Ce);
+        let ack = tcp.on_segment_ce(now, seg, p.ecn == IpEcn::Ce);
         let fresh = tcp.delivered() - before;
         let ack_size = *ack_size;
         self.flows[addr.flow as usize].counters.goodput_bytes += fresh;
@@ -655,7 +650,7 @@ impl Simulator {
             // The receiver's only packet, sent after all its processing: at once, even to a
             // peer on this node (as the outbox would have sent it).
             let hdr = WireHeader::TcpAck(ack);
-            let id = addr.alloc(&mut self.arena, now, ack_size, hdr);
+            let id = self.arena.alloc(addr.packet(now, ack_size, hdr));
             self.count_sent(addr.flow, ack_size, None);
             self.forward(addr.node, id);
         }
@@ -676,10 +671,10 @@ impl Simulator {
     #[inline(always)]
     fn tcp_ack(&mut self, id: PktId) {
         let now = self.now;
-        let Some(ack) = self.arena.ack(id) else {
+        let p = self.arena.get(id);
+        let WireHeader::TcpAck(ack) = &p.hdr else {
             return;
         };
-        let p = self.arena.get(id);
         let a = p.dst_agent;
         let agent = &mut self.agents[a as usize];
         if agent.gen != p.dst_gen {
@@ -693,7 +688,7 @@ impl Simulator {
             return;
         };
         let samples = tcp.stats().rtt_samples;
-        tcp.on_ack(now, &ack);
+        tcp.on_ack(now, ack);
         if tcp.stats().rtt_samples != samples {
             if let Some(r) = tcp.rtt_estimator().last_sample() {
                 self.delay.on_rtt(addr.flow, r);
@@ -714,7 +709,7 @@ impl Simulator {
                 };
                 let size = seg.len + wire.header;
                 let hdr = WireHeader::TcpData(seg);
-                let id = addr.alloc(&mut self.arena, now, size, hdr);
+                let id = self.arena.alloc(addr.packet(now, size, hdr));
                 if same_node {
                     self.outbox.push((addr.node, id));
                 } else {
@@ -770,7 +765,6 @@ impl Simulator {
     #[inline(never)]
     fn agent_receive(&mut self, id: PktId) {
         let now = self.now;
-        let hdr = self.arena.header(id);
         let p = self.arena.get(id);
         let a = p.dst_agent;
         let agent = &mut self.agents[a as usize];
@@ -779,7 +773,7 @@ impl Simulator {
         }
         let addr = agent.addr();
         let flow = addr.flow;
-        match (&mut agent.kind, &hdr) {
+        match (&mut agent.kind, &p.hdr) {
             (
                 AgentKind::TfrcReceiver {
                     tfrc,
@@ -837,21 +831,20 @@ impl Simulator {
     /// Puts a packet from an agent on the network at `node`.
     #[inline]
     fn send(&mut self, node: u32, id: PktId) {
-        let hdr = self.arena.header(id);
         let p = self.arena.get(id);
         let fc = &mut self.flows[p.flow as usize].counters;
         fc.sent_pkts += 1;
         fc.sent_bytes += p.size as u64;
-        match hdr {
+        match p.hdr {
             WireHeader::Udp { .. } | WireHeader::TcpData(_) | WireHeader::TfrcData(_) => {
                 fc.data_pkts += 1;
                 fc.data_bytes += p.size as u64;
-                fc.payload_bytes += match hdr {
+                fc.payload_bytes += match p.hdr {
                     WireHeader::TcpData(seg) => seg.len as u64,
                     WireHeader::TfrcData(dp) => dp.size as u64,
                     _ => p.size as u64,
                 };
-                if let WireHeader::TcpData(seg) = hdr {
+                if let WireHeader::TcpData(seg) = p.hdr {
                     fc.retx_pkts += seg.retransmission as u64;
                 }
             }
@@ -869,9 +862,9 @@ impl Simulator {
         fc.delivered_bytes += p.size as u64;
         // One test of the header's kind per delivery, as compares (TCP ACK, TCP data, the
         // rest), not a jump table; the TCP paths are inlined here.
-        if p.kind() == HdrKind::TcpAck {
+        if let WireHeader::TcpAck(_) = p.hdr {
             self.tcp_ack(id);
-        } else if p.kind() == HdrKind::TcpData {
+        } else if let WireHeader::TcpData(_) = p.hdr {
             fc.delivered_by_color[p.color.index()] += p.size as u64;
             self.delay.on_deliver(p, self.now);
             self.tcp_data(id);
@@ -887,21 +880,21 @@ impl Simulator {
     #[inline(never)]
     fn deliver_other(&mut self, id: PktId) {
         let p = self.arena.get(id);
-        if p.is_data() {
+        if p.hdr.is_data() {
             self.delay.on_deliver(p, self.now);
         }
         let fc = &mut self.flows[p.flow as usize].counters;
-        match p.kind() {
-            HdrKind::Udp => {
+        match p.hdr {
+            WireHeader::Udp { .. } => {
                 fc.goodput_bytes += p.size as u64;
                 fc.delivered_by_color[p.color.index()] += p.size as u64;
             }
-            HdrKind::TfrcData => {
+            WireHeader::TfrcData(_) => {
                 fc.delivered_by_color[p.color.index()] += p.size as u64;
                 self.agent_receive(id);
             }
-            HdrKind::TfrcFeedback => self.agent_receive(id),
-            HdrKind::TcpData | HdrKind::TcpAck => unreachable!("TCP: `deliver`"),
+            WireHeader::TfrcFeedback(_) => self.agent_receive(id),
+            WireHeader::TcpData(_) | WireHeader::TcpAck(_) => unreachable!("TCP: `deliver`"),
         }
     }
 
@@ -912,7 +905,7 @@ impl Simulator {
         let fc = &mut self.flows[p.flow as usize].counters;
         fc.dropped_pkts += 1;
         fc.dropped_bytes += p.size as u64;
-        fc.data_dropped += p.is_data() as u64;
+        fc.data_dropped += p.hdr.is_data() as u64;
         self.arena.free(id);
     }
 

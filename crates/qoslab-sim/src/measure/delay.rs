@@ -272,7 +272,7 @@ impl DelayMeasure {
     }
 
     /// Data packet `p` reached its destination node at `now`.
-    #[inline(always)]
+    #[inline]
     pub fn on_deliver(&mut self, p: &Packet, now: Time) {
         let d = now.0 - p.sent_at.0;
         let f = &mut self.flows[p.flow as usize];

@@ -98,7 +98,7 @@ impl Simulator {
         c.counters.bytes_by_color[view.color.index()] += view.size as u64;
         p.color = view.color;
         let fc = &mut self.flows[p.flow as usize].counters;
-        if p.is_data() {
+        if p.hdr.is_data() {
             fc.bytes_by_color[view.color.index()] += view.size as u64;
         }
         self.enqueue(li, id);

@@ -1040,7 +1040,7 @@ impl TcpSender {
 
     /// New data under the standard window (+ the RFC 3042 allowance): the tail of
     /// [`Self::poll_transmit_general`].
-    #[inline(always)]
+    #[inline]
     fn poll_new_data(&mut self, now: Time) -> Option<Segment> {
         let cwnd = self.cwnd();
         let len = self.new_data_len()?;
@@ -1143,7 +1143,6 @@ impl TcpSender {
     }
 
     /// Sends `[s, s + len)`: bookkeeping for SND.NXT/SND.MAX, stats, timer, RTT timing.
-    #[inline(always)]
     fn emit(&mut self, now: Time, s: u64, len: u64) -> Segment {
         let end = s + len;
         let retransmission = s < self.snd_max;
