@@ -319,6 +319,7 @@ pub(crate) fn probe_flow(
     end_s: u64,
     from_s: u64,
     ndupack: u32,
+    backlog: bool,
 ) -> Probe {
     let mut rng = Rng::stream(seed, &format!("{}-{}", kind.name, 0));
     let start = Time::from_secs_f64(rng.uniform_range(0.0, 1.0));
@@ -345,7 +346,8 @@ pub(crate) fn probe_flow(
         InitialRate::Rfc5348,
     )
     .unwrap()
-    .with_ns2(ns2);
+    .with_ns2(ns2)
+    .with_app_backlog(backlog);
     let mut snd = Sender::new(sp, start);
     let mut rcv = Receiver::new(rp.with_ns2(ns2));
     let mut data: VecDeque<(Time, DataPacket)> = VecDeque::new();
@@ -441,10 +443,13 @@ fn tfrc_high_loss_probe() {
     let seeds: u64 = a[2].parse().unwrap();
     let end: u64 = a[3].parse().unwrap();
     let nd: u32 = std::env::var("TFRC_PROBE_NDUPACK").map_or(3, |v| v.parse().unwrap());
+    // TFRC_PROBE_BACKLOG=1: the application queues in an unbounded send buffer (ns-2's
+    // `maxqueue_`; SenderParams::with_app_backlog).
+    let backlog = std::env::var("TFRC_PROBE_BACKLOG").is_ok_and(|v| v == "1");
     for (name, ns2) in [("rfc", Ns2Compat::RFC), ("ns2", Ns2Compat::ns2())] {
         let mut agg = Probe::default();
         for seed in 1..=seeds {
-            let pr = probe_flow(kind, p, ns2, seed, end, 50, nd);
+            let pr = probe_flow(kind, p, ns2, seed, end, 50, nd, backlog);
             agg.kbps += pr.kbps / seeds as f64;
             agg.mean_p += pr.mean_p / seeds as f64;
             agg.mean_x += pr.mean_x / seeds as f64;

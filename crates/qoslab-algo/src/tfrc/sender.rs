@@ -52,6 +52,20 @@
 //!   credit is kept for late polls (RFC 5348 §4.6 allows some burstiness; a punctual caller
 //!   never needs it). When X changes, the next packet is rescheduled from the last one with
 //!   the new gap (possibly to an instant already past: then it is due at once).
+//! - **Application** (neither RFC defines it): by default the application offers a packet
+//!   whenever `s/app_rate` has passed since the last one was sent (the `app_rate` term of
+//!   `gap`): a packet X did not allow is never made up for, as for an interactive source
+//!   that produces its data at send time. With [`SenderParams::with_app_backlog`] the
+//!   application instead produces packet k at `start + k·s/app_rate` into an unbounded
+//!   send buffer and the sender sends while the buffer holds packets, `max(s/X_inst, Min
+//!   Interval)` apart: after a period below the application rate it sends faster than the
+//!   application until the backlog is gone, so over a long run it sends at the application
+//!   rate whenever the mean of X allows it. This is ns-2's set-up of RFC 4828 App. B
+//!   (`Agent/TFRC` with `SndrType_ 1` fed by a CBR, `maxqueue_` unbounded): at B.1 p = 0.2
+//!   its TFRC-SP 14 B flows send 50.0 packets/s with the backlog and 45.8–46.4 with
+//!   `maxqueue_ 2` (one flow, seeds 1–3, [50 s, 500 s); `bench/ns2/seeds/README.md`
+//!   finding 37). The §8.2.1 test counts a packet sent as soon as the application produced
+//!   it as data-limited.
 //! - **Data-limited** (RFC 5348 §8.2.1): a send is "not data-limited" when the rate gap
 //!   `s/X` is the binding term of `gap` (a TFRC-SP sender held back by the Min Interval is
 //!   data-limited: it cannot use X). With no application rate the sender is never
@@ -145,6 +159,9 @@ pub struct SenderParams {
     ns2: Ns2Compat,
     /// RFC 5348 §4.5's q2 when oscillation prevention is on.
     oscillation_q2: Option<f64>,
+    /// The application's packets wait in an unbounded send buffer (see
+    /// [`SenderParams::with_app_backlog`]).
+    app_backlog: bool,
 }
 
 impl SenderParams {
@@ -181,6 +198,7 @@ impl SenderParams {
             initial_rate,
             ns2: Ns2Compat::RFC,
             oscillation_q2: None,
+            app_backlog: false,
         })
     }
     /// The same settings with RFC 5348 §4.5's optional oscillation prevention (see the
@@ -200,6 +218,21 @@ impl SenderParams {
     /// RFC 5348 §4.5's q2 if oscillation prevention is on.
     pub fn oscillation_q2(&self) -> Option<f64> {
         self.oscillation_q2
+    }
+    /// The same settings with an application that queues its packets in an unbounded send
+    /// buffer instead of offering them at most at its rate (see the module docs,
+    /// "Application"). Only meaningful with an application rate. The RFCs leave the
+    /// application open; this is ns-2's set-up of RFC 4828 App. B (`Agent/TFRC`, `SndrType_
+    /// 1`, fed by `Application/Traffic/CBR`, `maxqueue_` unbounded by default in
+    /// `tcl/lib/ns-default.tcl`; `tcp/tfrc.cc` `sendmsg()` queues, `nextpkt()` sends while
+    /// `maxseq_ > seqno_`).
+    pub fn with_app_backlog(mut self, on: bool) -> Self {
+        self.app_backlog = on;
+        self
+    }
+    /// Whether the application's packets wait in an unbounded send buffer.
+    pub fn app_backlog(&self) -> bool {
+        self.app_backlog
     }
     /// The same settings with the sender-side ns-2 behaviours of `ns2` switched on
     /// (`tcp_rto_in_equation`, `cap_timeout_factor`; see [`ns2`](super::ns2)). Not RFC
@@ -247,6 +280,8 @@ pub struct Sender {
     s_eq: f64,
     min_interval: Duration,
     app_gap: Duration,
+    /// When the application produced its first packet (the sender's creation).
+    app_start: Time,
     x: f64,
     x_calc: f64,
     p: f64,
@@ -308,6 +343,7 @@ impl Sender {
             s_eq,
             min_interval,
             app_gap,
+            app_start: now,
             // RFC 5348 §4.2: "the value of X is set to 1 packet/second".
             x: s_pkt,
             x_calc: f64::INFINITY,
@@ -382,8 +418,35 @@ impl Sender {
     fn gaps(&self) -> (Duration, Duration) {
         // RFC 5348 §4.5: packets leave at X_inst (= X when the option is off: factor 1.0).
         let rate_gap = Duration::from_secs_f64(self.s_pkt / (self.x * self.inst_factor));
-        let other = self.app_gap.max(self.min_interval);
+        // With a send buffer the application's rate limits what is queued, not the gap.
+        let other = if self.backlogged() {
+            self.min_interval
+        } else {
+            self.app_gap.max(self.min_interval)
+        };
         (rate_gap, other)
+    }
+
+    fn backlogged(&self) -> bool {
+        self.params.app_backlog && self.params.app_rate.is_some()
+    }
+
+    /// With a send buffer: when the application has produced packet `seq` (one every
+    /// `app_gap` from the sender's creation on).
+    fn app_ready(&self, seq: u64) -> Time {
+        self.app_start + self.app_gap.saturating_mul(seq)
+    }
+
+    /// When the packet after one sent at `last` is due: `gap` later, and with a send buffer
+    /// not before the application has produced it.
+    fn due_after(&self, last: Time) -> Time {
+        let (a, b) = self.gaps();
+        let t = last + a.max(b);
+        if self.backlogged() {
+            t.max(self.app_ready(self.next_seq))
+        } else {
+            t
+        }
     }
 
     /// Sends the next packet if it is due (`now >= next_send_time()`).
@@ -393,7 +456,10 @@ impl Sender {
         }
         let (rate_gap, other_gap) = self.gaps();
         let gap = rate_gap.max(other_gap);
-        if rate_gap >= other_gap {
+        // With a send buffer, a packet the application produced only now was held back by
+        // the application, not by X.
+        let waited_for_data = self.backlogged() && self.app_ready(self.next_seq) >= now;
+        if rate_gap >= other_gap && !waited_for_data {
             self.mark_not_limited(now);
         }
         // The next packet is due `gap` after this one is actually sent (no credit).
@@ -409,6 +475,9 @@ impl Sender {
             round: self.round,
         };
         self.next_seq += 1;
+        if self.backlogged() {
+            self.next_send = self.due_after(now);
+        }
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += self.params.segment_size as u64;
         Some(pkt)
@@ -441,8 +510,7 @@ impl Sender {
 
     fn reschedule(&mut self) {
         if let Some(last) = self.last_sched {
-            let (a, b) = self.gaps();
-            self.next_send = last + a.max(b);
+            self.next_send = self.due_after(last);
         }
     }
 
