@@ -166,6 +166,25 @@ pub struct Ns2Compat {
     /// added to this one before the intervals shift, and counted again in the next) and its
     /// length N/(K+1) is rounded down (integer division). RFC 4828 §3: N/K.
     pub sp_ns2_short_counting: bool,
+    /// Sender: ns-2's nofeedback timer (`tcp/tfrc.cc` `recv()` and
+    /// `reduce_rate_on_no_feedback()`): it runs max(2R, 2s/X) (RFC 5348 §4.3 (5) / §4.4:
+    /// max(4R, 2s/X)), an expiry halves X itself (`rate_ *= 0.5`; RFC 5348 §4.4 halves the
+    /// receive-rate limit through X_recv_set, and X follows from the equation), and the next
+    /// packet is then due one gap of the halved rate after the expiry (`nextpkt()`
+    /// reschedules the send timer from now).
+    pub nofeedback_halves_rate: bool,
+    /// Sender: after slow start a feedback does not move the packet already scheduled
+    /// (`tcp/tfrc.cc`: `increase_rate()` / `decrease_rate()` only set `rate_`; the send timer
+    /// was set when the last packet left, at `size_/rate_`), where RFC 5348 §4.6 sends at the
+    /// current X (here: the pending packet is rescheduled from the last one with the new gap).
+    pub send_timer_fixed_at_send: bool,
+    /// Receiver: ns-2's report timing (`tcp/tfrc-sink.cc` `recv()`, `nextpkt()`): a report at
+    /// the arrival that reveals a new loss event, else at the first arrival at least R after
+    /// the last report (`UrgentFlag`), and a timer 1.5 R after every report (rescheduled
+    /// whether or not it reported) that reports if data arrived since. RFC 5348 §6.2: a
+    /// report when the timer expires once per R if data arrived, and at once when p
+    /// increased (for TFRC-SP also at a further loss in a short interval).
+    pub report_at_arrival: bool,
 }
 
 impl Ns2Compat {
@@ -180,6 +199,9 @@ impl Ns2Compat {
         recv_limit_latest_report: false,
         gradual_increase: false,
         sp_ns2_short_counting: false,
+        nofeedback_halves_rate: false,
+        send_timer_fixed_at_send: false,
+        report_at_arrival: false,
     };
     /// ns-2's default behaviour for all of them.
     pub fn ns2() -> Self {
@@ -193,6 +215,9 @@ impl Ns2Compat {
             recv_limit_latest_report: true,
             gradual_increase: true,
             sp_ns2_short_counting: true,
+            nofeedback_halves_rate: true,
+            send_timer_fixed_at_send: true,
+            report_at_arrival: true,
         }
     }
 }

@@ -446,7 +446,20 @@ fn tfrc_high_loss_probe() {
     // TFRC_PROBE_BACKLOG=1: the application queues in an unbounded send buffer (ns-2's
     // `maxqueue_`; SenderParams::with_app_backlog).
     let backlog = std::env::var("TFRC_PROBE_BACKLOG").is_ok_and(|v| v == "1");
-    for (name, ns2) in [("rfc", Ns2Compat::RFC), ("ns2", Ns2Compat::ns2())] {
+    // TFRC_PROBE_OFF="nofeedback_halves_rate,send_timer_fixed_at_send": those ns2() options off.
+    let off = std::env::var("TFRC_PROBE_OFF").unwrap_or_default();
+    let mut ns2 = Ns2Compat::ns2();
+    for o in off.split(',').filter(|o| !o.is_empty()) {
+        match o {
+            "nofeedback_halves_rate" => ns2.nofeedback_halves_rate = false,
+            "send_timer_fixed_at_send" => ns2.send_timer_fixed_at_send = false,
+            "report_at_arrival" => ns2.report_at_arrival = false,
+            "gradual_increase" => ns2.gradual_increase = false,
+            "sp_ns2_short_counting" => ns2.sp_ns2_short_counting = false,
+            _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
+        }
+    }
+    for (name, ns2) in [("rfc", Ns2Compat::RFC), ("ns2", ns2)] {
         let mut agg = Probe::default();
         for seed in 1..=seeds {
             let pr = probe_flow(kind, p, ns2, seed, end, 50, nd, backlog);

@@ -55,6 +55,8 @@ pub struct ReceiverParams {
     init_segment: Option<u32>,
     /// ns-2 option [`Ns2Compat::idle_report_after_arrival`].
     ns2_idle_report: bool,
+    /// ns-2 option [`Ns2Compat::report_at_arrival`].
+    ns2_report_at_arrival: bool,
 }
 
 impl ReceiverParams {
@@ -73,6 +75,7 @@ impl ReceiverParams {
             history,
             init_segment,
             ns2_idle_report: false,
+            ns2_report_at_arrival: false,
         })
     }
     /// Standard TFRC with RFC 5348 defaults.
@@ -81,6 +84,7 @@ impl ReceiverParams {
             history: LossHistoryParams::standard(),
             init_segment: None,
             ns2_idle_report: false,
+            ns2_report_at_arrival: false,
         }
     }
     /// TFRC-SP: short-interval rule and nominal segment size from `sp`.
@@ -89,6 +93,7 @@ impl ReceiverParams {
             history: LossHistoryParams::small_packet(sp.short_rule()),
             init_segment: Some(sp.nominal_segment()),
             ns2_idle_report: false,
+            ns2_report_at_arrival: false,
         }
     }
     /// The same settings with the receiver-side ns-2 behaviour of `ns2` switched on
@@ -96,6 +101,7 @@ impl ReceiverParams {
     pub fn with_ns2(mut self, ns2: Ns2Compat) -> Self {
         self.history = self.history.with_ns2(ns2);
         self.ns2_idle_report = ns2.idle_report_after_arrival;
+        self.ns2_report_at_arrival = ns2.report_at_arrival;
         self
     }
     pub fn history(&self) -> &LossHistoryParams {
@@ -221,6 +227,18 @@ impl Receiver {
         if self.deadline.is_never() {
             self.deadline = now + self.rtt.unwrap_or(Duration::ZERO);
         }
+        if self.params.ns2_report_at_arrival {
+            // ns-2 option (tfrc-sink.cc recv(): congestionEvent, or UrgentFlag once rtt_ has
+            // passed since the last report).
+            let r = self.rtt.unwrap_or(Duration::ZERO);
+            if out.new_loss_events > 0 {
+                return Some(self.feedback(now, FeedbackReason::LossRateIncreased));
+            }
+            if pkt.urgent || now.saturating_since(self.window_start) >= r {
+                return Some(self.feedback(now, FeedbackReason::AfterIdleTimer));
+            }
+            return None;
+        }
         // RFC 5348 §6.1: if p has increased, send feedback without waiting for the timer.
         if self.history.loss_event_rate(now) > self.last_p {
             return Some(self.feedback(now, FeedbackReason::LossRateIncreased));
@@ -236,10 +254,30 @@ impl Receiver {
         if self.deadline.is_never() || now < self.deadline {
             return None;
         }
+        let r = self.rtt.unwrap_or(Duration::ZERO);
+        if self.params.ns2_report_at_arrival {
+            // ns-2 option (tfrc-sink.cc nextpkt()/sendpkt(): the nack timer runs 1.5·rtt_
+            // after every report and reports if last_arrival_ >= last_report_sent).
+            let due = now + Duration(r.as_nanos() * 3 / 2);
+            if self.bytes > 0 {
+                let fb = self.feedback(now, FeedbackReason::Timer);
+                self.deadline = due;
+                return Some(fb);
+            }
+            if self.params.ns2_idle_report && self.fb_at_arrival {
+                let one_pkt = self.last_size as f64;
+                let mut fb = self.feedback(now, FeedbackReason::Timer);
+                fb.x_recv = one_pkt;
+                self.deadline = due;
+                return Some(fb);
+            }
+            self.stats.idle_timer_expiries += 1;
+            self.deadline = due;
+            return None;
+        }
         if self.bytes > 0 {
             return Some(self.feedback(now, FeedbackReason::Timer));
         }
-        let r = self.rtt.unwrap_or(Duration::ZERO);
         if self.params.ns2_idle_report && self.fb_at_arrival {
             // ns-2 option (tfrc-sink.cc: the nack timer fires 1.5 R after the last report and
             // sendpkt() reports when last_arrival_ >= last_report_sent): report anyway, with
@@ -306,8 +344,9 @@ impl Receiver {
         self.window_start = now;
         self.idle_expired = false;
         self.fb_at_arrival = now == self.last_data.1;
-        // RFC 5348 §6.2: the feedback timer restarts after R.
+        // RFC 5348 §6.2: the feedback timer restarts after R (ns-2 option: 1.5 R).
         self.deadline = match self.rtt {
+            Some(r) if self.params.ns2_report_at_arrival => now + Duration(r.as_nanos() * 3 / 2),
             Some(r) => now + r,
             None => Time::NEVER,
         };
@@ -336,6 +375,7 @@ mod tests {
             rtt: rtt_ms.map(|r| Duration(r * MS)),
             ecn_ce: false,
             round: 0,
+            urgent: false,
         }
     }
 

@@ -312,6 +312,8 @@ pub struct Sender {
     r_sqmean: Option<f64>,
     /// RFC 5348 §4.5: X_inst / X = R_sqmean / sqrt(R_sample); exactly 1 when off.
     inst_factor: f64,
+    /// ns-2 `UrgentFlag` (see [`DataPacket::urgent`]).
+    urgent: bool,
 }
 
 fn ns(t: Time) -> i128 {
@@ -369,6 +371,7 @@ impl Sender {
             ns2_last_change: now,
             r_sqmean: None,
             inst_factor: 1.0,
+            urgent: true,
         }
     }
 
@@ -473,6 +476,7 @@ impl Sender {
             rtt: self.rtt(),
             ecn_ce: false,
             round: self.round,
+            urgent: self.urgent,
         };
         self.next_seq += 1;
         if self.backlogged() {
@@ -618,8 +622,9 @@ impl Sender {
     pub fn on_feedback(&mut self, now: Time, fb: &Feedback) {
         self.stats.feedbacks += 1;
         // ns-2 tfrc.cc recv(): round_id++ (carried in data packets; read only by the ns-2
-        // option of the receiver).
+        // option of the receiver); UrgentFlag = 0.
         self.round += 1;
+        self.urgent = false;
         // RFC 5348 §4.3 (1): R_sample = (t_now - t_recvdata) - t_delay
         let r_sample = (now
             .saturating_since(fb.t_recvdata)
@@ -647,8 +652,13 @@ impl Sender {
         }
         // ns-2 update_rtt(): tzero_ from the same sample (only used with the ns-2 option).
         self.ns2_rto.on_sample(Duration::from_secs_f64(r_sample));
-        // RFC 5348 §4.3 (3): RTO = max(4*R, 2*s/X)
-        self.rto = (4.0 * r).max(2.0 * self.s_pkt / self.x);
+        // RFC 5348 §4.3 (3): RTO = max(4*R, 2*s/X). ns-2 option: max(2R, 2s/X).
+        let k = if self.params.ns2.nofeedback_halves_rate {
+            2.0
+        } else {
+            4.0
+        };
+        self.rto = (k * r).max(2.0 * self.s_pkt / self.x);
         if first {
             // RFC 5348 §4.2: initial_rate = W_init/R, W_init = min(4*s, max(2*s, 4380)).
             self.initial_rate = match self.params.initial_rate {
@@ -700,7 +710,10 @@ impl Sender {
         // RFC 5348 §4.3 (5): restart the nofeedback timer after RTO.
         self.nofeedback_deadline = now + Duration::from_secs_f64(self.rto);
         self.sent_since_timer = false;
-        self.reschedule();
+        // ns-2 option: out of slow start the packet already scheduled keeps its time.
+        if !(self.params.ns2.send_timer_fixed_at_send && self.p > 0.0) {
+            self.reschedule();
+        }
     }
 
     /// RFC 5348 §4.4 update_limits(timer_limit).
@@ -718,8 +731,9 @@ impl Sender {
             return;
         }
         self.stats.nofeedback_expiries += 1;
-        // ns-2 reduce_rate_on_no_feedback(): round_id++.
+        // ns-2 reduce_rate_on_no_feedback(): round_id++, UrgentFlag = 1.
         self.round += 1;
+        self.urgent = true;
         let idle = !self.sent_since_timer;
         let before = self.x;
         let halve = |x: f64, s: f64| (x / 2.0).max(s / T_MBI_S);
@@ -737,6 +751,10 @@ impl Sender {
                 // RFC 5348 §4.4: don't halve the allowed sending rate.
             } else if self.p == 0.0 {
                 self.x = halve(self.x, self.s_pkt);
+            } else if self.params.ns2.nofeedback_halves_rate {
+                // ns-2 option (tfrc.cc reduce_rate_on_no_feedback(): rate_ *= 0.5; not
+                // RFC 5348 §4.4's update_limits).
+                self.x = halve(self.x, self.s_pkt);
             } else if self.x_calc > 2.0 * x_recv {
                 self.update_limits(now, x_recv);
             } else {
@@ -746,11 +764,26 @@ impl Sender {
         if self.x < before {
             self.stats.nofeedback_reductions += 1;
         }
-        // RFC 5348 §4.4 (2): restart the timer after max(4*R, 2*s/X).
-        let t = (4.0 * self.r.unwrap_or(0.0)).max(2.0 * self.s_pkt / self.x);
+        // RFC 5348 §4.4 (2): restart the timer after max(4*R, 2*s/X) (ns-2 option: 2R).
+        let k = if self.params.ns2.nofeedback_halves_rate {
+            2.0
+        } else {
+            4.0
+        };
+        let t = (k * self.r.unwrap_or(0.0)).max(2.0 * self.s_pkt / self.x);
         self.nofeedback_deadline = now + Duration::from_secs_f64(t);
         self.sent_since_timer = false;
-        self.reschedule();
+        if self.params.ns2.nofeedback_halves_rate && self.r.is_some() {
+            // ns-2 reduce_rate_on_no_feedback() calls nextpkt(), which sends a packet at
+            // once (if the application has one) and restarts the send timer from there.
+            self.next_send = if self.backlogged() {
+                now.max(self.app_ready(self.next_seq))
+            } else {
+                now
+            };
+        } else {
+            self.reschedule();
+        }
     }
 }
 
