@@ -116,6 +116,10 @@ pub struct LossHistoryParams {
     new_round_per_event: bool,
     /// ns-2 `ShortIntervals_` counting (see [`Ns2Compat::sp_ns2_short_counting`]).
     ns2_short_counting: bool,
+    /// ns-2 `ShortIntervals_ 1` flags (see [`Ns2Compat::sp_ns2_short_flags`]).
+    ns2_short_flags: bool,
+    /// ns-2 history discounting (see [`Ns2Compat::history_discounting`]).
+    ns2_discount: bool,
 }
 
 impl LossHistoryParams {
@@ -139,6 +143,8 @@ impl LossHistoryParams {
             small_packet,
             new_round_per_event: false,
             ns2_short_counting: false,
+            ns2_short_flags: false,
+            ns2_discount: false,
         })
     }
     /// The same settings with ns-2's loss-event rule when
@@ -148,6 +154,8 @@ impl LossHistoryParams {
     pub fn with_ns2(mut self, ns2: Ns2Compat) -> Self {
         self.new_round_per_event = ns2.loss_event_needs_new_round;
         self.ns2_short_counting = ns2.sp_ns2_short_counting;
+        self.ns2_short_flags = ns2.sp_ns2_short_flags && ns2.sp_ns2_short_counting;
+        self.ns2_discount = ns2.history_discounting;
         if ns2.loss_at_first_later_packet {
             // ns-2 tfrc-sink.cc (numPkts_ 1): a gap is a loss at the first later arrival.
             self.ndupack = 1;
@@ -166,6 +174,8 @@ impl LossHistoryParams {
             small_packet: None,
             new_round_per_event: false,
             ns2_short_counting: false,
+            ns2_short_flags: false,
+            ns2_discount: false,
         }
     }
     /// TFRC-SP with the given short-interval rule, otherwise RFC 5348 defaults.
@@ -217,6 +227,11 @@ struct OpenInterval {
     losses: u32,
     /// Sender round of the arrival that revealed the event's first loss (ns-2 rule).
     round: u64,
+    /// ns-2 flags option: a report saw this interval long.
+    seen_long: bool,
+    /// ns-2 flags option: losses of the revealing arrival still to come that were counted
+    /// in the interval that closed.
+    skip: u64,
 }
 
 /// The receiver's loss history (see the module docs).
@@ -240,6 +255,10 @@ pub struct LossHistory {
     /// Closed intervals, most recent first (I_1, I_2, ...).
     closed: [f64; N_INTERVALS],
     n_closed: usize,
+    /// ns-2 discounting option: each closed interval's lasting discount (`mult[]`), and the
+    /// factor of the open interval (`mult_factor_`).
+    mult: [f64; N_INTERVALS],
+    mult_factor: f64,
     rtt: Duration,
     latest_time: Time,
     latest_arrival: Time,
@@ -306,6 +325,8 @@ impl LossHistory {
             open: None,
             closed: [0.0; N_INTERVALS],
             n_closed: 0,
+            mult: [1.0; N_INTERVALS],
+            mult_factor: 1.0,
             rtt: Duration::ZERO,
             latest_time: Time::ZERO,
             latest_arrival: Time::ZERO,
@@ -413,7 +434,7 @@ impl LossHistory {
                 set_bit(&mut self.marked, i, false);
                 // RFC 5348 §5.1: a marked packet is a loss, at its own time.
                 self.stats.marked += 1;
-                self.register_loss(s, t, out);
+                self.register_loss(s, t, 1, out);
             }
             self.base += 1;
             return true;
@@ -427,7 +448,9 @@ impl LossHistory {
                 self.stats.forced_losses += 1;
             }
             self.stats.lost += 1;
-            self.register_loss(s, t_loss, out);
+            // The losses this arrival reveals from s on (the gap up to `after`).
+            let run = after.0.saturating_sub(s).max(1);
+            self.register_loss(s, t_loss, run, out);
             self.base += 1;
             return true;
         }
@@ -440,8 +463,11 @@ impl LossHistory {
             .map(|q| (q, self.times[(q % WIN) as usize]))
     }
 
-    fn register_loss(&mut self, seq: u64, t: Time, out: &mut PacketOutcome) {
+    /// `run`: the losses the same arrival reveals from `seq` on, `seq` included (ns-2 flags
+    /// option).
+    fn register_loss(&mut self, seq: u64, t: Time, run: u64, out: &mut PacketOutcome) {
         out.losses += 1;
+        let flags = self.params.ns2_short_flags && self.params.small_packet.is_some();
         match self.open {
             None => {
                 self.open = Some(OpenInterval {
@@ -449,6 +475,8 @@ impl LossHistory {
                     start_time: t,
                     losses: 1,
                     round: self.round,
+                    seen_long: false,
+                    skip: if flags { run - 1 } else { 0 },
                 });
                 out.new_loss_events += 1;
                 out.first_loss_event = true;
@@ -462,34 +490,49 @@ impl LossHistory {
                 if t > cur.start_time + self.rtt && new_round {
                     let n = seq - cur.start_seq;
                     let d = t.saturating_since(cur.start_time);
-                    let len =
-                        if self.params.ns2_short_counting && self.params.small_packet.is_some() {
-                            // ns-2 option: K + 1 losses (the loss opening the next interval is
-                            // counted in this one too) and N/K rounded down (integer division).
-                            let l = effective_length(
-                                self.params.small_packet,
-                                n,
-                                cur.losses + 1,
-                                d,
-                                self.rtt,
-                            );
-                            if l < n as f64 {
-                                libm::floor(l).max(1.0)
-                            } else {
-                                l
-                            }
+                    let len = if flags {
+                        // ns-2 option (ShortIntervals_ 1 flags): the whole gap revealed now is
+                        // counted here; short unless a report saw it long, or if the next
+                        // event starts less than 2 R after this one (new_loss()).
+                        let k = (cur.losses as u64 + run).max(1);
+                        let short = d < self.rtt.saturating_mul(2) || !cur.seen_long;
+                        if short && self.rtt > Duration::ZERO {
+                            ((n / k) as f64).max(1.0)
                         } else {
-                            effective_length(self.params.small_packet, n, cur.losses, d, self.rtt)
-                        };
+                            n as f64
+                        }
+                    } else if self.params.ns2_short_counting && self.params.small_packet.is_some() {
+                        // ns-2 option: K + 1 losses (the loss opening the next interval is
+                        // counted in this one too) and N/K rounded down (integer division).
+                        let l = effective_length(
+                            self.params.small_packet,
+                            n,
+                            cur.losses + 1,
+                            d,
+                            self.rtt,
+                        );
+                        if l < n as f64 {
+                            libm::floor(l).max(1.0)
+                        } else {
+                            l
+                        }
+                    } else {
+                        effective_length(self.params.small_packet, n, cur.losses, d, self.rtt)
+                    };
                     self.push_closed(len);
                     self.open = Some(OpenInterval {
                         start_seq: seq,
                         start_time: t,
                         losses: 1,
                         round: self.round,
+                        seen_long: false,
+                        skip: if flags { run - 1 } else { 0 },
                     });
                     out.new_loss_events += 1;
                     self.stats.loss_events += 1;
+                } else if cur.skip > 0 {
+                    // ns-2 flags option: already counted in the interval that closed.
+                    cur.skip -= 1;
                 } else {
                     cur.losses += 1;
                 }
@@ -501,6 +544,28 @@ impl LossHistory {
         self.closed.copy_within(0..N_INTERVALS - 1, 1);
         self.closed[0] = len;
         self.n_closed = (self.n_closed + 1).min(N_INTERVALS);
+        if self.params.ns2_discount {
+            // ns-2 (est_loss_WALI(): multiply_array(mult, mult_factor_), then the shift): the
+            // open interval's factor stays on the older intervals; the new one has weight 1.
+            for m in &mut self.mult {
+                *m *= self.mult_factor;
+            }
+            self.mult.copy_within(0..N_INTERVALS - 1, 1);
+            self.mult[0] = 1.0;
+            self.mult_factor = 1.0;
+        }
+    }
+
+    /// ns-2 discounting option: the weighted average of the closed intervals with their
+    /// lasting discounts (`weighted_average1(1, ...)`).
+    fn ns2_closed_average(&self) -> Option<f64> {
+        let (mut num, mut den) = (0.0, 0.0);
+        for i in 0..self.n_closed {
+            let w = WEIGHTS[i] * self.mult[i];
+            num += w * self.closed[i];
+            den += w;
+        }
+        (den > 0.0).then(|| num / den)
     }
 
     /// Seeds the interval before the first loss event (RFC 5348 §6.3.1) with `len` packets
@@ -528,9 +593,51 @@ impl LossHistory {
         t_now.saturating_since(o.start_time)
     }
 
+    /// ns-2 flags option: a report is being made at `now` (`est_loss_WALI()` clears the open
+    /// interval's short flag when `now - lastloss > ShortRtts_*rtt_`). No effect otherwise.
+    pub fn note_report(&mut self, now: Time) {
+        let two_r = self.rtt.saturating_mul(2);
+        if let Some(o) = self.open.as_mut() {
+            if now.saturating_since(o.start_time) > two_r {
+                o.seen_long = true;
+            }
+        }
+        if self.params.ns2_discount {
+            // ns-2 est_loss_WALI(): ratio = 2·average/sample[0], mult_factor_ = max(ratio,
+            // minDiscountRatio_ 0.5) when the ratio is below 1.
+            if let (Some(o), Some(ave)) = (self.open, self.ns2_closed_average()) {
+                let n0 = self.highest.saturating_sub(o.start_seq);
+                if n0 > 0 {
+                    let ratio = 2.0 * ave / n0 as f64;
+                    if ratio < 1.0 {
+                        self.mult_factor = ratio.max(0.5);
+                    }
+                }
+            }
+        }
+    }
+
+    /// ns-2 flags option: whether the open interval is short for ns-2 at `now`.
+    fn ns2_open_short(&self, now: Time, o: &OpenInterval) -> bool {
+        !(o.seen_long || now.saturating_since(o.start_time) > self.rtt.saturating_mul(2))
+    }
+
     /// The length of the open interval `I_0` as it would enter the average.
     pub fn open_interval(&self, now: Time) -> Option<f64> {
         let o = self.open?;
+        if self.params.ns2_short_flags && self.params.small_packet.is_some() {
+            // ns-2 option: sample[0] counts the packets after the event's first loss;
+            // sample/losses (integer division) while short.
+            let n = self.highest.saturating_sub(o.start_seq);
+            let k = (o.losses as u64).max(1);
+            return Some(
+                if self.ns2_open_short(now, &o) && self.rtt > Duration::ZERO {
+                    (n / k) as f64
+                } else {
+                    n as f64
+                },
+            );
+        }
         let n = self.highest.saturating_sub(o.start_seq) + 1;
         let d = self.open_duration(now, &o);
         Some(effective_length(
@@ -551,7 +658,25 @@ impl LossHistory {
         // recent loss interval only if more than two round-trip times have passed since the
         // beginning of that loss interval".
         let exclude = self.params.small_packet.is_some()
+            && !self.params.ns2_short_flags
             && self.open_duration(now, &o) <= self.rtt.saturating_mul(2);
+        if self.params.ns2_discount {
+            // ns-2 option: I_tot0 with the closed weights scaled by mult_factor·mult[i],
+            // I_tot1 with mult[i], each over its own weights (weighted_average1()).
+            let k = self.n_closed;
+            if k == 0 {
+                return None;
+            }
+            let (mut n0, mut d0) = (WEIGHTS[0] * i0, WEIGHTS[0]);
+            for i in 0..k.min(N_INTERVALS - 1) {
+                let w = WEIGHTS[i + 1] * self.mult_factor * self.mult[i];
+                n0 += w * self.closed[i];
+                d0 += w;
+            }
+            let ave1 = self.ns2_closed_average()?;
+            let ave0 = n0 / d0;
+            return Some(if exclude { ave1 } else { ave0.max(ave1) });
+        }
         average_loss_interval(i0, self.closed_intervals(), exclude)
     }
 

@@ -185,6 +185,31 @@ pub struct Ns2Compat {
     /// report when the timer expires once per R if data arrived, and at once when p
     /// increased (for TFRC-SP also at a further loss in a short interval).
     pub report_at_arrival: bool,
+    /// Receiver, TFRC-SP only (with [`Ns2Compat::sp_ns2_short_counting`]): the rest of
+    /// ns-2's `ShortIntervals_ 1` bookkeeping (`tcp/tfrc-sink.cc`). (a) Every loss revealed
+    /// by the arrival that starts a new loss event is counted in the interval that closes
+    /// (`recv()` adds to `losses[0]` before `est_loss_WALI()` shifts the arrays), so the new
+    /// interval starts with one loss. (b) An interval is short unless a report made while it
+    /// was open saw it long (`count_losses[0]` is 1 after the shift and only a report with
+    /// `now - lastloss > ShortRtts_*rtt_`, receiver clock minus the event's sender
+    /// timestamp, clears it; `new_loss()` sets it again when the next event starts less than
+    /// 2 R after this one). (c) The open interval counts the packets after the event's first
+    /// loss, and enters the average (`max(I_tot0, I_tot1)`, `ShortIntervals_` 1 excludes
+    /// nothing) as N/K rounded down while short. RFC 4828 §3: K losses of the interval's own
+    /// packets, short = at most 2 R between the events' loss times, the short open interval
+    /// left out.
+    pub sp_ns2_short_flags: bool,
+    /// Receiver: ns-2's history discounting (`Agent/TFRCSink discount_ 1`,
+    /// `minDiscountRatio_ 0.5`, defaults; `tcp/tfrc-sink.cc` `est_loss_WALI()`), a form of
+    /// RFC 5348 §5.5's optional discounting: at each report, when the open interval's packet
+    /// count (`sample[0]`, for TFRC-SP not divided by its losses) exceeds twice the weighted
+    /// average of the closed intervals, the closed intervals' weights in the average with
+    /// I_0 are multiplied by max(0.5, 2·average/`sample[0]`) (the smallest factor of the
+    /// interval so far), and when the interval closes that factor stays on every older
+    /// interval for good (`multiply_array(mult, ...)`). The averages with and without I_0
+    /// are each normalised by their own weights. RFC 5348 §5.4 (what this crate implements):
+    /// no discounting.
+    pub history_discounting: bool,
 }
 
 impl Ns2Compat {
@@ -202,6 +227,8 @@ impl Ns2Compat {
         nofeedback_halves_rate: false,
         send_timer_fixed_at_send: false,
         report_at_arrival: false,
+        sp_ns2_short_flags: false,
+        history_discounting: false,
     };
     /// ns-2's default behaviour for all of them.
     pub fn ns2() -> Self {
@@ -218,6 +245,8 @@ impl Ns2Compat {
             nofeedback_halves_rate: true,
             send_timer_fixed_at_send: true,
             report_at_arrival: true,
+            sp_ns2_short_flags: true,
+            history_discounting: true,
         }
     }
 }

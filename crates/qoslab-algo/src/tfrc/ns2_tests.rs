@@ -454,6 +454,8 @@ fn tfrc_high_loss_probe() {
             "nofeedback_halves_rate" => ns2.nofeedback_halves_rate = false,
             "send_timer_fixed_at_send" => ns2.send_timer_fixed_at_send = false,
             "report_at_arrival" => ns2.report_at_arrival = false,
+            "sp_ns2_short_flags" => ns2.sp_ns2_short_flags = false,
+            "history_discounting" => ns2.history_discounting = false,
             "gradual_increase" => ns2.gradual_increase = false,
             "sp_ns2_short_counting" => ns2.sp_ns2_short_counting = false,
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),

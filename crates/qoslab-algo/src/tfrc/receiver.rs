@@ -336,6 +336,8 @@ impl Receiver {
 
     fn feedback(&mut self, now: Time, why: FeedbackReason) -> Feedback {
         let x_recv = self.x_recv(now);
+        // ns-2 option (sp_ns2_short_flags): a report clears a long open interval's short flag.
+        self.history.note_report(now);
         let p = self.history.loss_event_rate(now);
         self.last_p = p;
         self.prev_bytes = self.bytes;
