@@ -134,6 +134,10 @@ pub struct ReceiverStats {
     pub idle_timer_expiries: u64,
 }
 
+/// Arrival times kept for ns-2's receive-rate estimate (packets in the last R); at most this
+/// many packets are counted per RTT.
+const ARRIVALS: usize = 1024;
+
 /// A TFRC / TFRC-SP receiver (see the module docs).
 #[derive(Clone, Debug)]
 pub struct Receiver {
@@ -144,6 +148,11 @@ pub struct Receiver {
     /// (send timestamp, arrival) of the most recent new data packet.
     last_data: (Time, Time),
     last_size: u32,
+    /// ns-2 report-timing option: arrival times of the latest new data packets (a ring of
+    /// [`ARRIVALS`]) and packets received since the last report, for `est_thput()`.
+    arrivals: [Time; ARRIVALS],
+    n_arrivals: usize,
+    pkts_since_report: u64,
     bytes: u64,
     window_start: Time,
     prev_bytes: u64,
@@ -166,6 +175,9 @@ impl Receiver {
             rtt: None,
             last_data: (Time::ZERO, Time::ZERO),
             last_size: 0,
+            arrivals: [Time::ZERO; ARRIVALS],
+            n_arrivals: 0,
+            pkts_since_report: 0,
             bytes: 0,
             window_start: Time::ZERO,
             prev_bytes: 0,
@@ -211,6 +223,11 @@ impl Receiver {
         if !out.late_or_duplicate {
             self.last_data = (pkt.send_time, now);
             self.last_size = pkt.size;
+            if self.params.ns2_report_at_arrival {
+                self.arrivals[self.n_arrivals % ARRIVALS] = now;
+                self.n_arrivals += 1;
+                self.pkts_since_report += 1;
+            }
         }
         if !self.started {
             // RFC 5348 §6.3: feedback on the first data packet.
@@ -307,6 +324,32 @@ impl Receiver {
     fn x_recv(&self, now: Time) -> f64 {
         let elapsed = now.saturating_since(self.window_start);
         let r = self.rtt.unwrap_or(Duration::ZERO);
+        if self.params.ns2_report_at_arrival && r > Duration::ZERO {
+            // ns-2 option (tfrc-sink.cc est_thput(), packets/s times the packet size): at
+            // least rtt_ since the last report: packets since it over that time; else the
+            // packets that arrived within rtt_ before the latest arrival, over rtt_; one
+            // packet per second when that count is zero.
+            let s = self.last_size as f64;
+            let pps = if elapsed >= r {
+                if self.pkts_since_report > 0 {
+                    self.pkts_since_report as f64 / elapsed.as_secs_f64()
+                } else {
+                    1.0
+                }
+            } else {
+                let last = self.last_data.1;
+                let n = (0..self.n_arrivals.min(ARRIVALS))
+                    .map(|i| self.arrivals[(self.n_arrivals - 1 - i) % ARRIVALS])
+                    .take_while(|&t| t + r > last)
+                    .count();
+                if n > 0 {
+                    n as f64 / r.as_secs_f64()
+                } else {
+                    1.0
+                }
+            };
+            return pps * s;
+        }
         match self.prev_start {
             Some(ps) if elapsed < r => {
                 let span = now.saturating_since(ps).as_secs_f64();
@@ -343,6 +386,7 @@ impl Receiver {
         self.prev_bytes = self.bytes;
         self.prev_start = Some(self.window_start);
         self.bytes = 0;
+        self.pkts_since_report = 0;
         self.window_start = now;
         self.idle_expired = false;
         self.fb_at_arrival = now == self.last_data.1;
