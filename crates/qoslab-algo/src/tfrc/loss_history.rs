@@ -1087,6 +1087,83 @@ mod tests {
     }
 
     #[test]
+    fn ns2_sp_short_flags() {
+        // TFRC-SP, R = 100 ms, packets every 10 ms: event A at 5; event B starts with the run
+        // 20, 21 (revealed by the arrival of 22); event C at 40 (200 ms after B: not short by
+        // time, `< 2R` being ns-2's test).
+        let lost = [5u64, 20, 21, 40];
+        let counting = Ns2Compat {
+            sp_ns2_short_counting: true,
+            ..Ns2Compat::RFC
+        };
+        let flags = Ns2Compat {
+            sp_ns2_short_flags: true,
+            ..counting
+        };
+        let sp = LossHistoryParams::small_packet(ShortIntervalRule::Step);
+        // Option 5 alone: A has K = 1 + 1 (15/2 -> 7), B K = 2 + 1 and 200 ms <= 2R is short
+        // for RFC 4828 (20/3 -> 6).
+        let mut h = LossHistory::new(sp.with_ns2(counting));
+        feed(&mut h, (0..45).filter(|s| !lost.contains(s)), 100);
+        assert_eq!(h.closed_intervals(), &[6.0, 7.0]);
+        // With the flags: the run's second loss is counted in A (K = 1 + 2: 15/3 = 5), B
+        // starts with one loss (K = 1 + 1) and, never seen long by a report, is short:
+        // 20/2 = 10.
+        let mut h = LossHistory::new(sp.with_ns2(flags));
+        feed(&mut h, (0..45).filter(|s| !lost.contains(s)), 100);
+        assert_eq!(h.closed_intervals(), &[10.0, 5.0]);
+        // A report at 405 ms (receiver clock), 205 ms after B's first loss was sent, sees B
+        // long: it closes at its full length 20.
+        let mut h = LossHistory::new(sp.with_ns2(flags));
+        feed(&mut h, (0..40).filter(|s| !lost.contains(s)), 100);
+        h.note_report(Time(405 * MS));
+        feed(&mut h, 41..45, 100);
+        assert_eq!(h.closed_intervals(), &[20.0, 5.0]);
+        // The open interval (C, packets 41..44 after its first loss, one loss) is short and
+        // enters the average (no exclusion with ShortIntervals_ 1): max(I_tot0, I_tot1).
+        let i0 = h.open_interval(Time(445 * MS)).unwrap();
+        assert_eq!(i0, 4.0);
+        let want = average_loss_interval(4.0, &[20.0, 5.0], false).unwrap();
+        assert_eq!(h.average_interval(Time(445 * MS)), Some(want));
+    }
+
+    #[test]
+    fn ns2_history_discounting() {
+        // Standard TFRC, R = 50 ms, losses at 10, 20, .., 90: eight closed intervals of 10.
+        let only = Ns2Compat {
+            history_discounting: true,
+            ..Ns2Compat::RFC
+        };
+        let lost: Vec<u64> = (1..10).map(|k| k * 10).collect();
+        let mut rfc = LossHistory::new(LossHistoryParams::standard());
+        let mut ns2 = LossHistory::new(LossHistoryParams::standard().with_ns2(only));
+        for h in [&mut rfc, &mut ns2] {
+            feed(h, (0..=150).filter(|s| !lost.contains(s)), 50);
+            assert_eq!(h.closed_intervals(), &[10.0; 8]);
+        }
+        let now = Time(1505 * MS);
+        // I_0 = 150 - 90 + 1 = 61. RFC 5348 §5.4: (61 + 10 x 5.0)/6 = 18.5.
+        rfc.note_report(now);
+        assert_eq!(rfc.average_interval(now), Some(18.5));
+        // ns-2: sample[0] = 60 > 2 x 10, so the closed intervals' weights are scaled by
+        // max(2 x 10/60, 0.5) = 0.5: (61 + 0.5 x 10 x 5.0)/(1 + 0.5 x 5.0) = 86/3.5.
+        ns2.note_report(now);
+        assert_eq!(ns2.average_interval(now), Some(86.0 / 3.5));
+        // A loss at 151 closes that interval (61); the factor stays on the older intervals.
+        for h in [&mut rfc, &mut ns2] {
+            feed(h, 152..156, 50);
+            assert_eq!(&h.closed_intervals()[..2], &[61.0, 10.0]);
+        }
+        let now = Time(1555 * MS);
+        // Without I_0: RFC (61 + 10 x 5.0)/6 = 18.5; ns-2 (61 + 0.5 x 10 x 5.0)/3.5.
+        assert_eq!(
+            average_loss_interval(0.0, rfc.closed_intervals(), true),
+            Some(111.0 / 6.0)
+        );
+        assert_eq!(ns2.average_interval(now), Some(86.0 / 3.5));
+    }
+
+    #[test]
     fn eight_intervals_kept() {
         // Losses every 20 packets (T every 200 ms > R = 100 ms): each one a new event.
         let mut h = LossHistory::new(LossHistoryParams::standard());

@@ -445,6 +445,54 @@ mod tests {
     }
 
     #[test]
+    fn ns2_report_at_arrival() {
+        // 1000-B packets every 30 ms from 0 (R = 100 ms); seq 10 (due at 300 ms) is lost.
+        let opt = Ns2Compat {
+            report_at_arrival: true,
+            loss_at_first_later_packet: true,
+            ..Ns2Compat::RFC
+        };
+        let mut rfc = Receiver::new(ReceiverParams::standard());
+        let mut ns2 = Receiver::new(ReceiverParams::standard().with_ns2(opt));
+        let mut got: [Vec<(u64, f64)>; 2] = [Vec::new(), Vec::new()];
+        for seq in 0..12u64 {
+            let t = seq * 30;
+            for (i, r) in [&mut rfc, &mut ns2].into_iter().enumerate() {
+                while r.poll_timeout().is_some_and(|d| d < Time(t * MS)) {
+                    let d = r.poll_timeout().unwrap();
+                    if let Some(fb) = r.on_timeout(d) {
+                        got[i].push((d.0 / MS, fb.x_recv));
+                    }
+                }
+                if seq == 10 {
+                    continue;
+                }
+                if let Some(fb) = r.on_packet(Time(t * MS), &pkt(seq, t, Some(100))) {
+                    got[i].push((t, fb.x_recv));
+                }
+            }
+        }
+        // RFC 5348 §6.2: the timer, once per R; the loss (revealed at 330 ms by NDUPACK = 3
+        // only later) gives no early report here.
+        let times = |v: &Vec<(u64, f64)>| v.iter().map(|x| x.0).collect::<Vec<_>>();
+        assert_eq!(times(&got[0]), vec![0, 100, 200, 300]);
+        // ns-2: at the first arrival at least R after the last report (120, 240 ms), and at
+        // once at the arrival revealing a new loss event (330 ms, 90 ms after the last).
+        assert_eq!(times(&got[1]), vec![0, 120, 240, 330]);
+        // est_thput(): 4 packets in 120 ms since the report at 0 = 33 333 B/s; at 330 ms
+        // (less than R since the last report) the packets that arrived within R before the
+        // latest arrival (240, 270, 330 ms) over R = 30 000 B/s.
+        assert!(
+            (got[1][1].1 - 4000.0 / 0.12).abs() < 1e-6,
+            "{}",
+            got[1][1].1
+        );
+        assert!((got[1][3].1 - 30_000.0).abs() < 1e-6, "{}", got[1][3].1);
+        // The timer runs 1.5 R after every report.
+        assert_eq!(ns2.poll_timeout(), Some(Time(480 * MS)));
+    }
+
+    #[test]
     fn ns2_idle_report_after_arrival() {
         // One packet (1000 B, R = 100 ms) arrives at 50 ms and gets feedback at once; then
         // nothing arrives.

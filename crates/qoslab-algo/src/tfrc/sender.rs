@@ -1036,6 +1036,139 @@ mod tests {
         assert_eq!(f.poll_transmit(Time(10 * 1000 * MS)).unwrap().round, 4);
     }
 
+    /// A standard sender (s = 1000 B, R = 0.1 s) out of slow start at p = 0.01 by 200 ms.
+    fn after_loss(ns2: Ns2Compat, app: Option<Rate>) -> Sender {
+        let p = SenderParams::new(1000, app, Variant::Standard, InitialRate::Rfc5348)
+            .unwrap()
+            .with_ns2(ns2);
+        let mut s = Sender::new(p, Time::ZERO);
+        s.poll_transmit(Time::ZERO).unwrap();
+        s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+        s.poll_transmit(Time(100 * MS)).unwrap();
+        s.on_feedback(Time(200 * MS), &fb(100, 100_000.0, 0.01));
+        s
+    }
+
+    #[test]
+    fn ns2_nofeedback_halves_rate_and_sends_at_once() {
+        let only = Ns2Compat {
+            nofeedback_halves_rate: true,
+            ..Ns2Compat::RFC
+        };
+        let x0 = throughput(1000.0, 0.1, 0.01);
+        let mut rfc = after_loss(Ns2Compat::RFC, None);
+        let mut ns2 = after_loss(only, None);
+        assert!(close(rfc.allowed_rate(), x0) && close(ns2.allowed_rate(), x0));
+        // RFC 5348 §4.3 (5): the timer runs max(4R, 2s/X) = 0.4 s; ns-2: max(2R, 2s/X) = 0.2 s.
+        assert_eq!(rfc.poll_timeout(), Some(Time(600 * MS)));
+        assert_eq!(ns2.poll_timeout(), Some(Time(400 * MS)));
+        // Last packet at 395 ms; the next is due one gap (s/X = 8.9 ms) later, after 400 ms.
+        let gap = Duration::from_secs_f64(1000.0 / x0);
+        ns2.poll_transmit(Time(395 * MS)).unwrap();
+        assert_eq!(ns2.next_send_time(), Time(395 * MS) + gap);
+        assert!(Time(395 * MS) + gap > Time(400 * MS));
+        // ns-2 reduce_rate_on_no_feedback(): rate_ halved, a packet at once (nextpkt()), the
+        // timer again after max(2R, 2s/X).
+        ns2.on_timeout(Time(400 * MS));
+        assert!(close(ns2.allowed_rate(), x0 / 2.0));
+        assert_eq!(ns2.next_send_time(), Time(400 * MS));
+        let t = Duration::from_secs_f64((0.2f64).max(2.0 * 1000.0 / (x0 / 2.0)));
+        assert_eq!(ns2.poll_timeout(), Some(Time(400 * MS) + t));
+        let pkt = ns2.poll_transmit(Time(400 * MS)).unwrap();
+        assert_eq!(pkt.round, 3);
+        assert!(pkt.urgent, "ns-2 sets UrgentFlag until the next feedback");
+        // RFC 5348 §4.4: X_Bps <= 2 X_recv, so update_limits(X_Bps/2): X halves too, but the
+        // next packet stays one (new) gap after the last one.
+        rfc.poll_transmit(Time(595 * MS)).unwrap();
+        rfc.on_timeout(Time(600 * MS));
+        assert!(close(rfc.allowed_rate(), x0 / 2.0));
+        assert_eq!(
+            rfc.next_send_time(),
+            Time(595 * MS) + Duration::from_secs_f64(2000.0 / x0)
+        );
+    }
+
+    #[test]
+    fn ns2_send_timer_fixed_at_send() {
+        let only = Ns2Compat {
+            send_timer_fixed_at_send: true,
+            ..Ns2Compat::RFC
+        };
+        let mut rfc = after_loss(Ns2Compat::RFC, None);
+        let mut ns2 = after_loss(only, None);
+        for s in [&mut rfc, &mut ns2] {
+            s.poll_transmit(Time(300 * MS)).unwrap();
+        }
+        let x0 = throughput(1000.0, 0.1, 0.01);
+        let due = Time(300 * MS) + Duration::from_secs_f64(1000.0 / x0);
+        // A lower p at 310 ms raises X (to min(X_Bps, 2 X_recv) = 200 000 B/s).
+        for s in [&mut rfc, &mut ns2] {
+            assert_eq!(s.next_send_time(), due);
+            let f = Feedback {
+                t_delay: Duration(10 * MS),
+                ..fb(200, 100_000.0, 0.001)
+            };
+            s.on_feedback(Time(310 * MS), &f);
+        }
+        assert!(
+            close(rfc.allowed_rate(), 200_000.0),
+            "{}",
+            rfc.allowed_rate()
+        );
+        // RFC 5348 §4.6 (here): the pending packet is rescheduled with the new gap;
+        // ns-2: it keeps the time set when the last packet left.
+        assert_eq!(
+            rfc.next_send_time(),
+            Time(300 * MS) + Duration::from_secs_f64(1000.0 / rfc.allowed_rate())
+        );
+        assert_eq!(ns2.next_send_time(), due);
+    }
+
+    #[test]
+    fn app_backlog_makes_up_for_packets_the_rate_held_back() {
+        // The application offers 1000 B every 100 ms (80 kb/s); X is 1 packet/s until the
+        // first feedback at 3 s (R = 0.1 s), which sets X = W_init/R = 40 000 B/s (25 ms).
+        let run = |backlog: bool| {
+            let p = SenderParams::new(
+                1000,
+                Some(Rate(80_000)),
+                Variant::Standard,
+                InitialRate::Rfc5348,
+            )
+            .unwrap()
+            .with_app_backlog(backlog);
+            let mut s = Sender::new(p, Time::ZERO);
+            for t in [0, 1000, 2000] {
+                s.poll_transmit(Time(t * MS)).unwrap();
+            }
+            let f = Feedback {
+                t_delay: Duration(2900 * MS),
+                ..fb(0, 0.0, 0.0)
+            };
+            s.on_feedback(Time(3000 * MS), &f);
+            let mut times = Vec::new();
+            let mut now = Time(3000 * MS);
+            while times.len() < 40 {
+                now = now.max(s.next_send_time());
+                s.poll_transmit(now).unwrap();
+                times.push(now.0 / MS);
+            }
+            times
+        };
+        // Default: the application's 100 ms gap binds from the last packet on.
+        let plain = run(false);
+        assert_eq!(&plain[..3], &[3000, 3100, 3200]);
+        // Backlog: packets 3..30 were produced by 3 s (one per 100 ms from 0); they leave
+        // 25 ms apart until the sender has caught up with the application (packet k at
+        // k x 100 ms), then at the application's rate.
+        let queued = run(true);
+        assert_eq!(&queued[..3], &[3000, 3025, 3050]);
+        let caught = queued.iter().position(|&t| t >= 3000 + 25 * 37).unwrap();
+        assert_eq!(queued[caught - 1], 3000 + 25 * 36);
+        assert_eq!(queued[39] - queued[38], 100);
+        assert!(queued[39] < plain[39]);
+    }
+
     #[test]
     fn ns2_gradual_increase() {
         // R = 0.1 s throughout (every sample 0.1 s), s = 1000 B, X_recv = 100 000 B/s (the
