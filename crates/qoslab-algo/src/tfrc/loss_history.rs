@@ -50,7 +50,8 @@
 //! - **Window**: sequence numbers are tracked in a 256-packet window above the oldest
 //!   undecided one. A packet 256 or more ahead forces the oldest holes to be declared lost
 //!   (counted in `forced_losses`) — only reachable with reordering or bursts of > 253 losses.
-//! - **History discounting** (RFC 5348 §5.5, optional) is not implemented.
+//! - **History discounting** (RFC 5348 §5.5, optional) is not implemented (ns-2's form is an
+//!   option, below).
 //! - **Per-packet path**: fixed-size arrays only, no allocation; `p` costs 9 multiplies.
 //!
 //! ## ns-2 differs (`tcp/tfrc-sink.cc`, read for RFC 4828's App. B; see [`ns2`](super::ns2))
@@ -59,17 +60,18 @@
 //!   one event however long it lasts. The largest single cause of ns-2's higher rates at
 //!   p ≥ 0.2. Option [`Ns2Compat::loss_event_needs_new_round`].
 //! - **TFRC-SP short intervals** (`ShortIntervals_`): K + 1 losses and integer N/(K+1) for a
-//!   closed short interval. Option [`Ns2Compat::sp_ns2_short_counting`]. Not offered:
-//!   with `ShortIntervals_ 1` (the value of ns-2's VoIP validation test) the short current
+//!   closed short interval. Option [`Ns2Compat::sp_ns2_short_counting`]. With
+//!   `ShortIntervals_ 1` (the value of ns-2's VoIP validation test) the short current
 //!   interval I_0 is *not* left out of the average (only values 2–9 do that, as RFC 4828 §3
-//!   says); which value RFC 4828's scripts used is not known here. ns-2 decides whether the
-//!   current interval is still short from the receiver's clock minus the event's *sender*
-//!   timestamp, i.e. one one-way delay early.
+//!   says); ns-2 decides whether an interval is short from the receiver's clock minus the
+//!   event's *sender* timestamp at its reports, so an interval no report saw long stays
+//!   short; and every loss revealed with a new event's first loss counts in the interval
+//!   that closes: option [`Ns2Compat::sp_ns2_short_flags`] (session 12).
 //! - **History discounting** (`discount_ 1`, `minDiscountRatio_ 0.5`, default on): when the
 //!   open interval exceeds twice the average of the closed ones, older intervals are
-//!   weighted down (factor ≥ 0.5), permanently once the interval closes. Not implemented
-//!   (optional in RFC 5348 §5.5); it matters after long loss-free stretches, little at
-//!   p ≥ 0.2.
+//!   weighted down (factor ≥ 0.5), permanently once the interval closes: option
+//!   [`Ns2Compat::history_discounting`] (session 12; for TFRC-SP the open interval's raw
+//!   count is compared with closed intervals divided by their losses, so it acts often).
 //! - **Loss detection** (`numPkts_ 1`, default; 3 before ns-2.30-ish): a gap is a loss at the
 //!   first later packet, instead of NDUPACK = 3 (RFC 5348 §5.1); lost packets' times are
 //!   interpolated between the previous maximum and the new packet (the same rule as here).

@@ -35,10 +35,12 @@
 //!   least R after the last report; the timer (1.5 R) only covers a silent sender — and
 //!   reports once more, with X_recv = one packet per second, when the last report was sent
 //!   at a data arrival and nothing arrived since: option
-//!   [`Ns2Compat::idle_report_after_arrival`] (ours fires it 1.5 R after that report; the
-//!   rest of ns-2's feedback timing is not reproduced). X_recv (`est_thput`) is packets since
-//!   the last report over the time since it when that is ≥ R, else packets received in the
-//!   last R over R (not reproduced).
+//!   [`Ns2Compat::idle_report_after_arrival`] (fired 1.5 R after that report). The rest of
+//!   ns-2's timing (a report at the arrival revealing a new loss event or carrying the
+//!   sender's `UrgentFlag`, else at the first arrival at least R after the last report; the
+//!   timer 1.5 R after every report) and its X_recv (`est_thput`: packets since the last
+//!   report over the time since it when that is ≥ R, else packets received in the last R
+//!   over R): option [`Ns2Compat::report_at_arrival`] (session 12).
 //! - **Loss events** use the sender's feedback round (`PreciseLoss_`):
 //!   [`Ns2Compat::loss_event_needs_new_round`], read from [`DataPacket::round`].
 

@@ -115,11 +115,18 @@
 //!   feedback), with q2 = `df_` = 0.95, which the RFC allows ("q2 should be set similarly to
 //!   q"): [`SenderParams::with_oscillation_prevention`]`(0.95)`. Two differences are not
 //!   reproduced: in slow start with `slow_increase_ 1` (default) ns-2 spaces packets by
-//!   its ramp `oldrate_` without the factor, and its interval is computed when a packet is
-//!   sent (a feedback does not reschedule the pending timer, here it does, as for X).
-//! - **Nofeedback timer** (not reproduced): expires after max(2R, 2s/X) (RFC: max(4R,
-//!   2s/X)) and halves X directly (no X_recv_set); the next feedback restores the equation's
-//!   rate through the rate rule. Each expiry, like each feedback, advances the round.
+//!   its ramp `oldrate_` without the factor. Its interval is computed when a packet is
+//!   sent (a feedback does not reschedule the pending timer; here it does, as for X):
+//!   option [`Ns2Compat::send_timer_fixed_at_send`] (session 12).
+//! - **Nofeedback timer**: expires after max(2R, 2s/X) (RFC: max(4R, 2s/X)), halves X
+//!   directly (no X_recv_set) and sends a packet at once; the next feedback restores the
+//!   equation's rate through the rate rule. Each expiry, like each feedback, advances the
+//!   round and sets `UrgentFlag` until the next feedback: option
+//!   [`Ns2Compat::nofeedback_halves_rate`] (session 12; measured alone in session 9 it
+//!   changed little, with 9, 11 and 12 it is what brings TFRC-SP at p ≥ 0.4 to ns-2's rate).
+//! - **Application** (ns-2's RFC 4828 App. B set-up, not a TFRC rule): its CBR-fed agent
+//!   queues the application's packets without bound (`maxqueue_`):
+//!   [`SenderParams::with_app_backlog`] (session 12, finding 37).
 //! - **TFRC-SP** (`voip_ 1`): header allowance `headersize_` = 32 B (RFC 4828 §3: H = 40),
 //!   Min Interval from `voip_max_pkt_rate_` = 100 packets/s (10 ms, as here).
 
