@@ -562,9 +562,10 @@ impl LossHistory {
     /// lasting discounts (`weighted_average1(1, ...)`).
     fn ns2_closed_average(&self) -> Option<f64> {
         let (mut num, mut den) = (0.0, 0.0);
-        for i in 0..self.n_closed {
-            let w = WEIGHTS[i] * self.mult[i];
-            num += w * self.closed[i];
+        let n = self.n_closed;
+        for ((w, m), len) in WEIGHTS.iter().zip(&self.mult[..n]).zip(&self.closed[..n]) {
+            let w = w * m;
+            num += w * len;
             den += w;
         }
         (den > 0.0).then(|| num / den)
@@ -670,9 +671,14 @@ impl LossHistory {
                 return None;
             }
             let (mut n0, mut d0) = (WEIGHTS[0] * i0, WEIGHTS[0]);
-            for i in 0..k.min(N_INTERVALS - 1) {
-                let w = WEIGHTS[i + 1] * self.mult_factor * self.mult[i];
-                n0 += w * self.closed[i];
+            let n = k.min(N_INTERVALS - 1);
+            for ((w, m), len) in WEIGHTS[1..]
+                .iter()
+                .zip(&self.mult[..n])
+                .zip(&self.closed[..n])
+            {
+                let w = w * self.mult_factor * m;
+                n0 += w * len;
                 d0 += w;
             }
             let ave1 = self.ns2_closed_average()?;

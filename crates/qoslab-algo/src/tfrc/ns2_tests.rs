@@ -311,6 +311,8 @@ pub(crate) struct Probe {
     pub sent: u64,
 }
 
+// One argument per probe setting, as the env-driven probe passes them.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn probe_flow(
     kind: Kind,
     p: f64,
