@@ -11,6 +11,9 @@ on the wire. Two qoslab TFRC columns: RFC 4828 / RFC 5348 (sp14, std14) and `ns2
 (sp14ns2, std14ns2).
 
 usage: python3 bench/ns2/seeds/rfc4828_b2.py [--seeds N] [--reuse] [--rates 0.0001,...]
+                                             [--app-backlog]
+--app-backlog: the `ns2_compat` TFRC groups also get `app_backlog = true` (ns-2's CBR-fed
+Agent/TFRC queues the application's packets: finding 37).
 ns-2 per-run values are kept in bench/ns2/seeds/measured/rfc4828_b2_ns2.csv.
 """
 import argparse
@@ -83,8 +86,11 @@ def ns2(b, seed):
     return got
 
 
-def ours(exe, b, seed):
+def ours(exe, b, seed, backlog=False):
     sc = open(os.path.join(ROOT, "scenarios", "rfc4828", "b2-byte-drop.toml")).read()
+    if backlog:
+        from rfc4828_b1_tfrc import with_backlog
+        sc = with_backlog(sc)
     old = "loss = { byte = 0.0001, ecn = true }"
     if old not in sc:
         raise SystemExit("b2-byte-drop.toml's @loss line changed: update rfc4828_b2.py")
@@ -103,6 +109,7 @@ def main():
     ap.add_argument("--reuse", action="store_true")
     ap.add_argument("--rates", default=",".join(RATES))
     ap.add_argument("--qoslab", default=os.path.join(ROOT, "target", "release", "qoslab"))
+    ap.add_argument("--app-backlog", action="store_true")
     a = ap.parse_args()
     rates = [fmt_b(x) for x in a.rates.split(",")]
     pub = published()
@@ -113,7 +120,8 @@ def main():
                 for g, v in ns2(b, s).items():
                     res[(b, s, g)] = v
                 save_results(res)
-    q = {(b, s): ours(a.qoslab, b, s) for b in rates for s in range(1, a.seeds + 1)}
+    q = {(b, s): ours(a.qoslab, b, s, a.app_backlog) for b in rates
+         for s in range(1, a.seeds + 1)}
     print(f"\n### RFC 4828 B.2: send rate per flow, Kb/s (mean of seeds 1..{a.seeds}; "
           "TCP payload incl. retransmissions, TFRC wire bytes)\n")
     print("| byte drop rate | group | published | ns-2.35 | ns-2 range | qoslab | qoslab range "

@@ -47,7 +47,8 @@ pub fn tfrc_pair(t: &TfrcSpec, start: Time) -> Result<(tfrc::Sender, tfrc::Recei
     } else {
         tfrc::InitialRate::Rfc5348
     };
-    let mut sp = tfrc::SenderParams::new(t.size, t.app_rate, variant, init)?;
+    let mut sp =
+        tfrc::SenderParams::new(t.size, t.app_rate, variant, init)?.with_app_backlog(t.app_backlog);
     if let Some(q2) = t.oscillation_q2 {
         sp = sp.with_oscillation_prevention(q2)?;
     }

@@ -7,7 +7,9 @@
 #                        event rate p sent to the sender), plus the loss-interval arrays.
 # The flow monitor gives packets/bytes sent over [from, end).
 #
-# usage: ns tfrc_high_loss.tcl <p> <seed> <group> [end=100] [from=50] [printStatus=0]
+# usage: ns tfrc_high_loss.tcl <p> <seed> <group> [end=100] [from=50] [printStatus=0] [maxqueue=MAXSEQ]
+#   maxqueue: the agent's send buffer (maxqueue_); 1 = no backlog (a CBR packet that finds
+#   one waiting is discarded), ns-2's default is unbounded (session 12, finding 37)
 #   printStatus 1: after each feedback "time: T rate: R", "packetrate: r" (rate_·rtt_/size_)
 #   and "maxrate: m" (the receive-rate limit maxrate_ = 2·X_recv, in packets per rtt_)
 #   group: std1460 | sp14 | std14 | sp200 | std200 (as in rfc4828_b1_tfrc.tcl)
@@ -52,6 +54,7 @@ $tf set packetSize_ $size
 $tf set headersize_ $hdr
 $tf set debug_ 1
 $tf set printStatus_ [expr {[llength $argv] > 5 ? [lindex $argv 5] : 0}]
+if {[llength $argv] > 6} { $tf set maxqueue_ [lindex $argv 6] }
 set sink [new Agent/TFRCSink]
 $sink set ShortIntervals_ $voip
 $sink set printLoss_ 1

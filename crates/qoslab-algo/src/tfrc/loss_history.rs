@@ -50,7 +50,8 @@
 //! - **Window**: sequence numbers are tracked in a 256-packet window above the oldest
 //!   undecided one. A packet 256 or more ahead forces the oldest holes to be declared lost
 //!   (counted in `forced_losses`) — only reachable with reordering or bursts of > 253 losses.
-//! - **History discounting** (RFC 5348 §5.5, optional) is not implemented.
+//! - **History discounting** (RFC 5348 §5.5, optional) is not implemented (ns-2's form is an
+//!   option, below).
 //! - **Per-packet path**: fixed-size arrays only, no allocation; `p` costs 9 multiplies.
 //!
 //! ## ns-2 differs (`tcp/tfrc-sink.cc`, read for RFC 4828's App. B; see [`ns2`](super::ns2))
@@ -59,17 +60,18 @@
 //!   one event however long it lasts. The largest single cause of ns-2's higher rates at
 //!   p ≥ 0.2. Option [`Ns2Compat::loss_event_needs_new_round`].
 //! - **TFRC-SP short intervals** (`ShortIntervals_`): K + 1 losses and integer N/(K+1) for a
-//!   closed short interval. Option [`Ns2Compat::sp_ns2_short_counting`]. Not offered:
-//!   with `ShortIntervals_ 1` (the value of ns-2's VoIP validation test) the short current
+//!   closed short interval. Option [`Ns2Compat::sp_ns2_short_counting`]. With
+//!   `ShortIntervals_ 1` (the value of ns-2's VoIP validation test) the short current
 //!   interval I_0 is *not* left out of the average (only values 2–9 do that, as RFC 4828 §3
-//!   says); which value RFC 4828's scripts used is not known here. ns-2 decides whether the
-//!   current interval is still short from the receiver's clock minus the event's *sender*
-//!   timestamp, i.e. one one-way delay early.
+//!   says); ns-2 decides whether an interval is short from the receiver's clock minus the
+//!   event's *sender* timestamp at its reports, so an interval no report saw long stays
+//!   short; and every loss revealed with a new event's first loss counts in the interval
+//!   that closes: option [`Ns2Compat::sp_ns2_short_flags`] (session 12).
 //! - **History discounting** (`discount_ 1`, `minDiscountRatio_ 0.5`, default on): when the
 //!   open interval exceeds twice the average of the closed ones, older intervals are
-//!   weighted down (factor ≥ 0.5), permanently once the interval closes. Not implemented
-//!   (optional in RFC 5348 §5.5); it matters after long loss-free stretches, little at
-//!   p ≥ 0.2.
+//!   weighted down (factor ≥ 0.5), permanently once the interval closes: option
+//!   [`Ns2Compat::history_discounting`] (session 12; for TFRC-SP the open interval's raw
+//!   count is compared with closed intervals divided by their losses, so it acts often).
 //! - **Loss detection** (`numPkts_ 1`, default; 3 before ns-2.30-ish): a gap is a loss at the
 //!   first later packet, instead of NDUPACK = 3 (RFC 5348 §5.1); lost packets' times are
 //!   interpolated between the previous maximum and the new packet (the same rule as here).
@@ -116,6 +118,10 @@ pub struct LossHistoryParams {
     new_round_per_event: bool,
     /// ns-2 `ShortIntervals_` counting (see [`Ns2Compat::sp_ns2_short_counting`]).
     ns2_short_counting: bool,
+    /// ns-2 `ShortIntervals_ 1` flags (see [`Ns2Compat::sp_ns2_short_flags`]).
+    ns2_short_flags: bool,
+    /// ns-2 history discounting (see [`Ns2Compat::history_discounting`]).
+    ns2_discount: bool,
 }
 
 impl LossHistoryParams {
@@ -139,6 +145,8 @@ impl LossHistoryParams {
             small_packet,
             new_round_per_event: false,
             ns2_short_counting: false,
+            ns2_short_flags: false,
+            ns2_discount: false,
         })
     }
     /// The same settings with ns-2's loss-event rule when
@@ -148,6 +156,8 @@ impl LossHistoryParams {
     pub fn with_ns2(mut self, ns2: Ns2Compat) -> Self {
         self.new_round_per_event = ns2.loss_event_needs_new_round;
         self.ns2_short_counting = ns2.sp_ns2_short_counting;
+        self.ns2_short_flags = ns2.sp_ns2_short_flags && ns2.sp_ns2_short_counting;
+        self.ns2_discount = ns2.history_discounting;
         if ns2.loss_at_first_later_packet {
             // ns-2 tfrc-sink.cc (numPkts_ 1): a gap is a loss at the first later arrival.
             self.ndupack = 1;
@@ -166,6 +176,8 @@ impl LossHistoryParams {
             small_packet: None,
             new_round_per_event: false,
             ns2_short_counting: false,
+            ns2_short_flags: false,
+            ns2_discount: false,
         }
     }
     /// TFRC-SP with the given short-interval rule, otherwise RFC 5348 defaults.
@@ -217,6 +229,11 @@ struct OpenInterval {
     losses: u32,
     /// Sender round of the arrival that revealed the event's first loss (ns-2 rule).
     round: u64,
+    /// ns-2 flags option: a report saw this interval long.
+    seen_long: bool,
+    /// ns-2 flags option: losses of the revealing arrival still to come that were counted
+    /// in the interval that closed.
+    skip: u64,
 }
 
 /// The receiver's loss history (see the module docs).
@@ -240,6 +257,10 @@ pub struct LossHistory {
     /// Closed intervals, most recent first (I_1, I_2, ...).
     closed: [f64; N_INTERVALS],
     n_closed: usize,
+    /// ns-2 discounting option: each closed interval's lasting discount (`mult[]`), and the
+    /// factor of the open interval (`mult_factor_`).
+    mult: [f64; N_INTERVALS],
+    mult_factor: f64,
     rtt: Duration,
     latest_time: Time,
     latest_arrival: Time,
@@ -306,6 +327,8 @@ impl LossHistory {
             open: None,
             closed: [0.0; N_INTERVALS],
             n_closed: 0,
+            mult: [1.0; N_INTERVALS],
+            mult_factor: 1.0,
             rtt: Duration::ZERO,
             latest_time: Time::ZERO,
             latest_arrival: Time::ZERO,
@@ -413,7 +436,7 @@ impl LossHistory {
                 set_bit(&mut self.marked, i, false);
                 // RFC 5348 §5.1: a marked packet is a loss, at its own time.
                 self.stats.marked += 1;
-                self.register_loss(s, t, out);
+                self.register_loss(s, t, 1, out);
             }
             self.base += 1;
             return true;
@@ -427,7 +450,9 @@ impl LossHistory {
                 self.stats.forced_losses += 1;
             }
             self.stats.lost += 1;
-            self.register_loss(s, t_loss, out);
+            // The losses this arrival reveals from s on (the gap up to `after`).
+            let run = after.0.saturating_sub(s).max(1);
+            self.register_loss(s, t_loss, run, out);
             self.base += 1;
             return true;
         }
@@ -440,8 +465,11 @@ impl LossHistory {
             .map(|q| (q, self.times[(q % WIN) as usize]))
     }
 
-    fn register_loss(&mut self, seq: u64, t: Time, out: &mut PacketOutcome) {
+    /// `run`: the losses the same arrival reveals from `seq` on, `seq` included (ns-2 flags
+    /// option).
+    fn register_loss(&mut self, seq: u64, t: Time, run: u64, out: &mut PacketOutcome) {
         out.losses += 1;
+        let flags = self.params.ns2_short_flags && self.params.small_packet.is_some();
         match self.open {
             None => {
                 self.open = Some(OpenInterval {
@@ -449,6 +477,8 @@ impl LossHistory {
                     start_time: t,
                     losses: 1,
                     round: self.round,
+                    seen_long: false,
+                    skip: if flags { run - 1 } else { 0 },
                 });
                 out.new_loss_events += 1;
                 out.first_loss_event = true;
@@ -462,34 +492,49 @@ impl LossHistory {
                 if t > cur.start_time + self.rtt && new_round {
                     let n = seq - cur.start_seq;
                     let d = t.saturating_since(cur.start_time);
-                    let len =
-                        if self.params.ns2_short_counting && self.params.small_packet.is_some() {
-                            // ns-2 option: K + 1 losses (the loss opening the next interval is
-                            // counted in this one too) and N/K rounded down (integer division).
-                            let l = effective_length(
-                                self.params.small_packet,
-                                n,
-                                cur.losses + 1,
-                                d,
-                                self.rtt,
-                            );
-                            if l < n as f64 {
-                                libm::floor(l).max(1.0)
-                            } else {
-                                l
-                            }
+                    let len = if flags {
+                        // ns-2 option (ShortIntervals_ 1 flags): the whole gap revealed now is
+                        // counted here; short unless a report saw it long, or if the next
+                        // event starts less than 2 R after this one (new_loss()).
+                        let k = (cur.losses as u64 + run).max(1);
+                        let short = d < self.rtt.saturating_mul(2) || !cur.seen_long;
+                        if short && self.rtt > Duration::ZERO {
+                            ((n / k) as f64).max(1.0)
                         } else {
-                            effective_length(self.params.small_packet, n, cur.losses, d, self.rtt)
-                        };
+                            n as f64
+                        }
+                    } else if self.params.ns2_short_counting && self.params.small_packet.is_some() {
+                        // ns-2 option: K + 1 losses (the loss opening the next interval is
+                        // counted in this one too) and N/K rounded down (integer division).
+                        let l = effective_length(
+                            self.params.small_packet,
+                            n,
+                            cur.losses + 1,
+                            d,
+                            self.rtt,
+                        );
+                        if l < n as f64 {
+                            libm::floor(l).max(1.0)
+                        } else {
+                            l
+                        }
+                    } else {
+                        effective_length(self.params.small_packet, n, cur.losses, d, self.rtt)
+                    };
                     self.push_closed(len);
                     self.open = Some(OpenInterval {
                         start_seq: seq,
                         start_time: t,
                         losses: 1,
                         round: self.round,
+                        seen_long: false,
+                        skip: if flags { run - 1 } else { 0 },
                     });
                     out.new_loss_events += 1;
                     self.stats.loss_events += 1;
+                } else if cur.skip > 0 {
+                    // ns-2 flags option: already counted in the interval that closed.
+                    cur.skip -= 1;
                 } else {
                     cur.losses += 1;
                 }
@@ -501,6 +546,29 @@ impl LossHistory {
         self.closed.copy_within(0..N_INTERVALS - 1, 1);
         self.closed[0] = len;
         self.n_closed = (self.n_closed + 1).min(N_INTERVALS);
+        if self.params.ns2_discount {
+            // ns-2 (est_loss_WALI(): multiply_array(mult, mult_factor_), then the shift): the
+            // open interval's factor stays on the older intervals; the new one has weight 1.
+            for m in &mut self.mult {
+                *m *= self.mult_factor;
+            }
+            self.mult.copy_within(0..N_INTERVALS - 1, 1);
+            self.mult[0] = 1.0;
+            self.mult_factor = 1.0;
+        }
+    }
+
+    /// ns-2 discounting option: the weighted average of the closed intervals with their
+    /// lasting discounts (`weighted_average1(1, ...)`).
+    fn ns2_closed_average(&self) -> Option<f64> {
+        let (mut num, mut den) = (0.0, 0.0);
+        let n = self.n_closed;
+        for ((w, m), len) in WEIGHTS.iter().zip(&self.mult[..n]).zip(&self.closed[..n]) {
+            let w = w * m;
+            num += w * len;
+            den += w;
+        }
+        (den > 0.0).then(|| num / den)
     }
 
     /// Seeds the interval before the first loss event (RFC 5348 §6.3.1) with `len` packets
@@ -528,9 +596,51 @@ impl LossHistory {
         t_now.saturating_since(o.start_time)
     }
 
+    /// ns-2 flags option: a report is being made at `now` (`est_loss_WALI()` clears the open
+    /// interval's short flag when `now - lastloss > ShortRtts_*rtt_`). No effect otherwise.
+    pub fn note_report(&mut self, now: Time) {
+        let two_r = self.rtt.saturating_mul(2);
+        if let Some(o) = self.open.as_mut() {
+            if now.saturating_since(o.start_time) > two_r {
+                o.seen_long = true;
+            }
+        }
+        if self.params.ns2_discount {
+            // ns-2 est_loss_WALI(): ratio = 2·average/sample[0], mult_factor_ = max(ratio,
+            // minDiscountRatio_ 0.5) when the ratio is below 1.
+            if let (Some(o), Some(ave)) = (self.open, self.ns2_closed_average()) {
+                let n0 = self.highest.saturating_sub(o.start_seq);
+                if n0 > 0 {
+                    let ratio = 2.0 * ave / n0 as f64;
+                    if ratio < 1.0 {
+                        self.mult_factor = ratio.max(0.5);
+                    }
+                }
+            }
+        }
+    }
+
+    /// ns-2 flags option: whether the open interval is short for ns-2 at `now`.
+    fn ns2_open_short(&self, now: Time, o: &OpenInterval) -> bool {
+        !(o.seen_long || now.saturating_since(o.start_time) > self.rtt.saturating_mul(2))
+    }
+
     /// The length of the open interval `I_0` as it would enter the average.
     pub fn open_interval(&self, now: Time) -> Option<f64> {
         let o = self.open?;
+        if self.params.ns2_short_flags && self.params.small_packet.is_some() {
+            // ns-2 option: sample[0] counts the packets after the event's first loss;
+            // sample/losses (integer division) while short.
+            let n = self.highest.saturating_sub(o.start_seq);
+            let k = (o.losses as u64).max(1);
+            return Some(
+                if self.ns2_open_short(now, &o) && self.rtt > Duration::ZERO {
+                    (n / k) as f64
+                } else {
+                    n as f64
+                },
+            );
+        }
         let n = self.highest.saturating_sub(o.start_seq) + 1;
         let d = self.open_duration(now, &o);
         Some(effective_length(
@@ -551,7 +661,30 @@ impl LossHistory {
         // recent loss interval only if more than two round-trip times have passed since the
         // beginning of that loss interval".
         let exclude = self.params.small_packet.is_some()
+            && !self.params.ns2_short_flags
             && self.open_duration(now, &o) <= self.rtt.saturating_mul(2);
+        if self.params.ns2_discount {
+            // ns-2 option: I_tot0 with the closed weights scaled by mult_factor·mult[i],
+            // I_tot1 with mult[i], each over its own weights (weighted_average1()).
+            let k = self.n_closed;
+            if k == 0 {
+                return None;
+            }
+            let (mut n0, mut d0) = (WEIGHTS[0] * i0, WEIGHTS[0]);
+            let n = k.min(N_INTERVALS - 1);
+            for ((w, m), len) in WEIGHTS[1..]
+                .iter()
+                .zip(&self.mult[..n])
+                .zip(&self.closed[..n])
+            {
+                let w = w * self.mult_factor * m;
+                n0 += w * len;
+                d0 += w;
+            }
+            let ave1 = self.ns2_closed_average()?;
+            let ave0 = n0 / d0;
+            return Some(if exclude { ave1 } else { ave0.max(ave1) });
+        }
         average_loss_interval(i0, self.closed_intervals(), exclude)
     }
 
@@ -959,6 +1092,83 @@ mod tests {
         let mut h = LossHistory::new(LossHistoryParams::standard().with_ns2(only));
         feed(&mut h, (0..30).filter(|s| !lost.contains(s)), 100);
         assert_eq!(h.closed_intervals(), &[15.0]);
+    }
+
+    #[test]
+    fn ns2_sp_short_flags() {
+        // TFRC-SP, R = 100 ms, packets every 10 ms: event A at 5; event B starts with the run
+        // 20, 21 (revealed by the arrival of 22); event C at 40 (200 ms after B: not short by
+        // time, `< 2R` being ns-2's test).
+        let lost = [5u64, 20, 21, 40];
+        let counting = Ns2Compat {
+            sp_ns2_short_counting: true,
+            ..Ns2Compat::RFC
+        };
+        let flags = Ns2Compat {
+            sp_ns2_short_flags: true,
+            ..counting
+        };
+        let sp = LossHistoryParams::small_packet(ShortIntervalRule::Step);
+        // Option 5 alone: A has K = 1 + 1 (15/2 -> 7), B K = 2 + 1 and 200 ms <= 2R is short
+        // for RFC 4828 (20/3 -> 6).
+        let mut h = LossHistory::new(sp.with_ns2(counting));
+        feed(&mut h, (0..45).filter(|s| !lost.contains(s)), 100);
+        assert_eq!(h.closed_intervals(), &[6.0, 7.0]);
+        // With the flags: the run's second loss is counted in A (K = 1 + 2: 15/3 = 5), B
+        // starts with one loss (K = 1 + 1) and, never seen long by a report, is short:
+        // 20/2 = 10.
+        let mut h = LossHistory::new(sp.with_ns2(flags));
+        feed(&mut h, (0..45).filter(|s| !lost.contains(s)), 100);
+        assert_eq!(h.closed_intervals(), &[10.0, 5.0]);
+        // A report at 405 ms (receiver clock), 205 ms after B's first loss was sent, sees B
+        // long: it closes at its full length 20.
+        let mut h = LossHistory::new(sp.with_ns2(flags));
+        feed(&mut h, (0..40).filter(|s| !lost.contains(s)), 100);
+        h.note_report(Time(405 * MS));
+        feed(&mut h, 41..45, 100);
+        assert_eq!(h.closed_intervals(), &[20.0, 5.0]);
+        // The open interval (C, packets 41..44 after its first loss, one loss) is short and
+        // enters the average (no exclusion with ShortIntervals_ 1): max(I_tot0, I_tot1).
+        let i0 = h.open_interval(Time(445 * MS)).unwrap();
+        assert_eq!(i0, 4.0);
+        let want = average_loss_interval(4.0, &[20.0, 5.0], false).unwrap();
+        assert_eq!(h.average_interval(Time(445 * MS)), Some(want));
+    }
+
+    #[test]
+    fn ns2_history_discounting() {
+        // Standard TFRC, R = 50 ms, losses at 10, 20, .., 90: eight closed intervals of 10.
+        let only = Ns2Compat {
+            history_discounting: true,
+            ..Ns2Compat::RFC
+        };
+        let lost: Vec<u64> = (1..10).map(|k| k * 10).collect();
+        let mut rfc = LossHistory::new(LossHistoryParams::standard());
+        let mut ns2 = LossHistory::new(LossHistoryParams::standard().with_ns2(only));
+        for h in [&mut rfc, &mut ns2] {
+            feed(h, (0..=150).filter(|s| !lost.contains(s)), 50);
+            assert_eq!(h.closed_intervals(), &[10.0; 8]);
+        }
+        let now = Time(1505 * MS);
+        // I_0 = 150 - 90 + 1 = 61. RFC 5348 §5.4: (61 + 10 x 5.0)/6 = 18.5.
+        rfc.note_report(now);
+        assert_eq!(rfc.average_interval(now), Some(18.5));
+        // ns-2: sample[0] = 60 > 2 x 10, so the closed intervals' weights are scaled by
+        // max(2 x 10/60, 0.5) = 0.5: (61 + 0.5 x 10 x 5.0)/(1 + 0.5 x 5.0) = 86/3.5.
+        ns2.note_report(now);
+        assert_eq!(ns2.average_interval(now), Some(86.0 / 3.5));
+        // A loss at 151 closes that interval (61); the factor stays on the older intervals.
+        for h in [&mut rfc, &mut ns2] {
+            feed(h, 152..156, 50);
+            assert_eq!(&h.closed_intervals()[..2], &[61.0, 10.0]);
+        }
+        let now = Time(1555 * MS);
+        // Without I_0: RFC (61 + 10 x 5.0)/6 = 18.5; ns-2 (61 + 0.5 x 10 x 5.0)/3.5.
+        assert_eq!(
+            average_loss_interval(0.0, rfc.closed_intervals(), true),
+            Some(111.0 / 6.0)
+        );
+        assert_eq!(ns2.average_interval(now), Some(86.0 / 3.5));
     }
 
     #[test]

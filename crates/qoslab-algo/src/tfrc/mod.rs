@@ -74,6 +74,10 @@ pub struct DataPacket {
     /// expiries before this packet was sent. Not in RFC 5348; ns-2 carries it
     /// (`round_id`) and only [`Ns2Compat::loss_event_needs_new_round`] reads it.
     pub round: u64,
+    /// ns-2's `UrgentFlag`: set from a nofeedback expiry until the next feedback (and before
+    /// the first). Not in RFC 5348; only [`Ns2Compat::report_at_arrival`] reads it (the
+    /// receiver then reports at this packet's arrival).
+    pub urgent: bool,
 }
 
 /// A feedback packet (RFC 5348 §3.2.2): "the timestamp of the last data packet received

@@ -35,10 +35,12 @@
 //!   least R after the last report; the timer (1.5 R) only covers a silent sender — and
 //!   reports once more, with X_recv = one packet per second, when the last report was sent
 //!   at a data arrival and nothing arrived since: option
-//!   [`Ns2Compat::idle_report_after_arrival`] (ours fires it 1.5 R after that report; the
-//!   rest of ns-2's feedback timing is not reproduced). X_recv (`est_thput`) is packets since
-//!   the last report over the time since it when that is ≥ R, else packets received in the
-//!   last R over R (not reproduced).
+//!   [`Ns2Compat::idle_report_after_arrival`] (fired 1.5 R after that report). The rest of
+//!   ns-2's timing (a report at the arrival revealing a new loss event or carrying the
+//!   sender's `UrgentFlag`, else at the first arrival at least R after the last report; the
+//!   timer 1.5 R after every report) and its X_recv (`est_thput`: packets since the last
+//!   report over the time since it when that is ≥ R, else packets received in the last R
+//!   over R): option [`Ns2Compat::report_at_arrival`] (session 12).
 //! - **Loss events** use the sender's feedback round (`PreciseLoss_`):
 //!   [`Ns2Compat::loss_event_needs_new_round`], read from [`DataPacket::round`].
 
@@ -55,6 +57,8 @@ pub struct ReceiverParams {
     init_segment: Option<u32>,
     /// ns-2 option [`Ns2Compat::idle_report_after_arrival`].
     ns2_idle_report: bool,
+    /// ns-2 option [`Ns2Compat::report_at_arrival`].
+    ns2_report_at_arrival: bool,
 }
 
 impl ReceiverParams {
@@ -73,6 +77,7 @@ impl ReceiverParams {
             history,
             init_segment,
             ns2_idle_report: false,
+            ns2_report_at_arrival: false,
         })
     }
     /// Standard TFRC with RFC 5348 defaults.
@@ -81,6 +86,7 @@ impl ReceiverParams {
             history: LossHistoryParams::standard(),
             init_segment: None,
             ns2_idle_report: false,
+            ns2_report_at_arrival: false,
         }
     }
     /// TFRC-SP: short-interval rule and nominal segment size from `sp`.
@@ -89,6 +95,7 @@ impl ReceiverParams {
             history: LossHistoryParams::small_packet(sp.short_rule()),
             init_segment: Some(sp.nominal_segment()),
             ns2_idle_report: false,
+            ns2_report_at_arrival: false,
         }
     }
     /// The same settings with the receiver-side ns-2 behaviour of `ns2` switched on
@@ -96,6 +103,7 @@ impl ReceiverParams {
     pub fn with_ns2(mut self, ns2: Ns2Compat) -> Self {
         self.history = self.history.with_ns2(ns2);
         self.ns2_idle_report = ns2.idle_report_after_arrival;
+        self.ns2_report_at_arrival = ns2.report_at_arrival;
         self
     }
     pub fn history(&self) -> &LossHistoryParams {
@@ -128,6 +136,10 @@ pub struct ReceiverStats {
     pub idle_timer_expiries: u64,
 }
 
+/// Arrival times kept for ns-2's receive-rate estimate (packets in the last R); at most this
+/// many packets are counted per RTT.
+const ARRIVALS: usize = 1024;
+
 /// A TFRC / TFRC-SP receiver (see the module docs).
 #[derive(Clone, Debug)]
 pub struct Receiver {
@@ -138,6 +150,11 @@ pub struct Receiver {
     /// (send timestamp, arrival) of the most recent new data packet.
     last_data: (Time, Time),
     last_size: u32,
+    /// ns-2 report-timing option: arrival times of the latest new data packets (a ring of
+    /// [`ARRIVALS`]) and packets received since the last report, for `est_thput()`.
+    arrivals: [Time; ARRIVALS],
+    n_arrivals: usize,
+    pkts_since_report: u64,
     bytes: u64,
     window_start: Time,
     prev_bytes: u64,
@@ -160,6 +177,9 @@ impl Receiver {
             rtt: None,
             last_data: (Time::ZERO, Time::ZERO),
             last_size: 0,
+            arrivals: [Time::ZERO; ARRIVALS],
+            n_arrivals: 0,
+            pkts_since_report: 0,
             bytes: 0,
             window_start: Time::ZERO,
             prev_bytes: 0,
@@ -205,6 +225,11 @@ impl Receiver {
         if !out.late_or_duplicate {
             self.last_data = (pkt.send_time, now);
             self.last_size = pkt.size;
+            if self.params.ns2_report_at_arrival {
+                self.arrivals[self.n_arrivals % ARRIVALS] = now;
+                self.n_arrivals += 1;
+                self.pkts_since_report += 1;
+            }
         }
         if !self.started {
             // RFC 5348 §6.3: feedback on the first data packet.
@@ -221,6 +246,18 @@ impl Receiver {
         if self.deadline.is_never() {
             self.deadline = now + self.rtt.unwrap_or(Duration::ZERO);
         }
+        if self.params.ns2_report_at_arrival {
+            // ns-2 option (tfrc-sink.cc recv(): congestionEvent, or UrgentFlag once rtt_ has
+            // passed since the last report).
+            let r = self.rtt.unwrap_or(Duration::ZERO);
+            if out.new_loss_events > 0 {
+                return Some(self.feedback(now, FeedbackReason::LossRateIncreased));
+            }
+            if pkt.urgent || now.saturating_since(self.window_start) >= r {
+                return Some(self.feedback(now, FeedbackReason::AfterIdleTimer));
+            }
+            return None;
+        }
         // RFC 5348 §6.1: if p has increased, send feedback without waiting for the timer.
         if self.history.loss_event_rate(now) > self.last_p {
             return Some(self.feedback(now, FeedbackReason::LossRateIncreased));
@@ -236,10 +273,30 @@ impl Receiver {
         if self.deadline.is_never() || now < self.deadline {
             return None;
         }
+        let r = self.rtt.unwrap_or(Duration::ZERO);
+        if self.params.ns2_report_at_arrival {
+            // ns-2 option (tfrc-sink.cc nextpkt()/sendpkt(): the nack timer runs 1.5·rtt_
+            // after every report and reports if last_arrival_ >= last_report_sent).
+            let due = now + Duration(r.as_nanos() * 3 / 2);
+            if self.bytes > 0 {
+                let fb = self.feedback(now, FeedbackReason::Timer);
+                self.deadline = due;
+                return Some(fb);
+            }
+            if self.params.ns2_idle_report && self.fb_at_arrival {
+                let one_pkt = self.last_size as f64;
+                let mut fb = self.feedback(now, FeedbackReason::Timer);
+                fb.x_recv = one_pkt;
+                self.deadline = due;
+                return Some(fb);
+            }
+            self.stats.idle_timer_expiries += 1;
+            self.deadline = due;
+            return None;
+        }
         if self.bytes > 0 {
             return Some(self.feedback(now, FeedbackReason::Timer));
         }
-        let r = self.rtt.unwrap_or(Duration::ZERO);
         if self.params.ns2_idle_report && self.fb_at_arrival {
             // ns-2 option (tfrc-sink.cc: the nack timer fires 1.5 R after the last report and
             // sendpkt() reports when last_arrival_ >= last_report_sent): report anyway, with
@@ -269,6 +326,32 @@ impl Receiver {
     fn x_recv(&self, now: Time) -> f64 {
         let elapsed = now.saturating_since(self.window_start);
         let r = self.rtt.unwrap_or(Duration::ZERO);
+        if self.params.ns2_report_at_arrival && r > Duration::ZERO {
+            // ns-2 option (tfrc-sink.cc est_thput(), packets/s times the packet size): at
+            // least rtt_ since the last report: packets since it over that time; else the
+            // packets that arrived within rtt_ before the latest arrival, over rtt_; one
+            // packet per second when that count is zero.
+            let s = self.last_size as f64;
+            let pps = if elapsed >= r {
+                if self.pkts_since_report > 0 {
+                    self.pkts_since_report as f64 / elapsed.as_secs_f64()
+                } else {
+                    1.0
+                }
+            } else {
+                let last = self.last_data.1;
+                let n = (0..self.n_arrivals.min(ARRIVALS))
+                    .map(|i| self.arrivals[(self.n_arrivals - 1 - i) % ARRIVALS])
+                    .take_while(|&t| t + r > last)
+                    .count();
+                if n > 0 {
+                    n as f64 / r.as_secs_f64()
+                } else {
+                    1.0
+                }
+            };
+            return pps * s;
+        }
         match self.prev_start {
             Some(ps) if elapsed < r => {
                 let span = now.saturating_since(ps).as_secs_f64();
@@ -298,16 +381,20 @@ impl Receiver {
 
     fn feedback(&mut self, now: Time, why: FeedbackReason) -> Feedback {
         let x_recv = self.x_recv(now);
+        // ns-2 option (sp_ns2_short_flags): a report clears a long open interval's short flag.
+        self.history.note_report(now);
         let p = self.history.loss_event_rate(now);
         self.last_p = p;
         self.prev_bytes = self.bytes;
         self.prev_start = Some(self.window_start);
         self.bytes = 0;
+        self.pkts_since_report = 0;
         self.window_start = now;
         self.idle_expired = false;
         self.fb_at_arrival = now == self.last_data.1;
-        // RFC 5348 §6.2: the feedback timer restarts after R.
+        // RFC 5348 §6.2: the feedback timer restarts after R (ns-2 option: 1.5 R).
         self.deadline = match self.rtt {
+            Some(r) if self.params.ns2_report_at_arrival => now + Duration(r.as_nanos() * 3 / 2),
             Some(r) => now + r,
             None => Time::NEVER,
         };
@@ -336,6 +423,7 @@ mod tests {
             rtt: rtt_ms.map(|r| Duration(r * MS)),
             ecn_ce: false,
             round: 0,
+            urgent: false,
         }
     }
 
@@ -356,6 +444,54 @@ mod tests {
         // Still no RTT: every packet gets feedback.
         assert!(r.on_packet(Time(1050 * MS), &pkt(1, 1000, None)).is_some());
         assert_eq!(r.stats().feedbacks[FeedbackReason::NoRttYet as usize], 1);
+    }
+
+    #[test]
+    fn ns2_report_at_arrival() {
+        // 1000-B packets every 30 ms from 0 (R = 100 ms); seq 10 (due at 300 ms) is lost.
+        let opt = Ns2Compat {
+            report_at_arrival: true,
+            loss_at_first_later_packet: true,
+            ..Ns2Compat::RFC
+        };
+        let mut rfc = Receiver::new(ReceiverParams::standard());
+        let mut ns2 = Receiver::new(ReceiverParams::standard().with_ns2(opt));
+        let mut got: [Vec<(u64, f64)>; 2] = [Vec::new(), Vec::new()];
+        for seq in 0..12u64 {
+            let t = seq * 30;
+            for (i, r) in [&mut rfc, &mut ns2].into_iter().enumerate() {
+                while r.poll_timeout().is_some_and(|d| d < Time(t * MS)) {
+                    let d = r.poll_timeout().unwrap();
+                    if let Some(fb) = r.on_timeout(d) {
+                        got[i].push((d.0 / MS, fb.x_recv));
+                    }
+                }
+                if seq == 10 {
+                    continue;
+                }
+                if let Some(fb) = r.on_packet(Time(t * MS), &pkt(seq, t, Some(100))) {
+                    got[i].push((t, fb.x_recv));
+                }
+            }
+        }
+        // RFC 5348 §6.2: the timer, once per R; the loss (revealed at 330 ms by NDUPACK = 3
+        // only later) gives no early report here.
+        let times = |v: &Vec<(u64, f64)>| v.iter().map(|x| x.0).collect::<Vec<_>>();
+        assert_eq!(times(&got[0]), vec![0, 100, 200, 300]);
+        // ns-2: at the first arrival at least R after the last report (120, 240 ms), and at
+        // once at the arrival revealing a new loss event (330 ms, 90 ms after the last).
+        assert_eq!(times(&got[1]), vec![0, 120, 240, 330]);
+        // est_thput(): 4 packets in 120 ms since the report at 0 = 33 333 B/s; at 330 ms
+        // (less than R since the last report) the packets that arrived within R before the
+        // latest arrival (240, 270, 330 ms) over R = 30 000 B/s.
+        assert!(
+            (got[1][1].1 - 4000.0 / 0.12).abs() < 1e-6,
+            "{}",
+            got[1][1].1
+        );
+        assert!((got[1][3].1 - 30_000.0).abs() < 1e-6, "{}", got[1][3].1);
+        // The timer runs 1.5 R after every report.
+        assert_eq!(ns2.poll_timeout(), Some(Time(480 * MS)));
     }
 
     #[test]

@@ -52,6 +52,20 @@
 //!   credit is kept for late polls (RFC 5348 §4.6 allows some burstiness; a punctual caller
 //!   never needs it). When X changes, the next packet is rescheduled from the last one with
 //!   the new gap (possibly to an instant already past: then it is due at once).
+//! - **Application** (neither RFC defines it): by default the application offers a packet
+//!   whenever `s/app_rate` has passed since the last one was sent (the `app_rate` term of
+//!   `gap`): a packet X did not allow is never made up for, as for an interactive source
+//!   that produces its data at send time. With [`SenderParams::with_app_backlog`] the
+//!   application instead produces packet k at `start + k·s/app_rate` into an unbounded
+//!   send buffer and the sender sends while the buffer holds packets, `max(s/X_inst, Min
+//!   Interval)` apart: after a period below the application rate it sends faster than the
+//!   application until the backlog is gone, so over a long run it sends at the application
+//!   rate whenever the mean of X allows it. This is ns-2's set-up of RFC 4828 App. B
+//!   (`Agent/TFRC` with `SndrType_ 1` fed by a CBR, `maxqueue_` unbounded): at B.1 p = 0.2
+//!   its TFRC-SP 14 B flows send 50.0 packets/s with the backlog and 45.8–46.4 with
+//!   `maxqueue_ 2` (one flow, seeds 1–3, [50 s, 500 s); `bench/ns2/seeds/README.md`
+//!   finding 37). The §8.2.1 test counts a packet sent as soon as the application produced
+//!   it as data-limited.
 //! - **Data-limited** (RFC 5348 §8.2.1): a send is "not data-limited" when the rate gap
 //!   `s/X` is the binding term of `gap` (a TFRC-SP sender held back by the Min Interval is
 //!   data-limited: it cannot use X). With no application rate the sender is never
@@ -101,11 +115,18 @@
 //!   feedback), with q2 = `df_` = 0.95, which the RFC allows ("q2 should be set similarly to
 //!   q"): [`SenderParams::with_oscillation_prevention`]`(0.95)`. Two differences are not
 //!   reproduced: in slow start with `slow_increase_ 1` (default) ns-2 spaces packets by
-//!   its ramp `oldrate_` without the factor, and its interval is computed when a packet is
-//!   sent (a feedback does not reschedule the pending timer, here it does, as for X).
-//! - **Nofeedback timer** (not reproduced): expires after max(2R, 2s/X) (RFC: max(4R,
-//!   2s/X)) and halves X directly (no X_recv_set); the next feedback restores the equation's
-//!   rate through the rate rule. Each expiry, like each feedback, advances the round.
+//!   its ramp `oldrate_` without the factor. Its interval is computed when a packet is
+//!   sent (a feedback does not reschedule the pending timer; here it does, as for X):
+//!   option [`Ns2Compat::send_timer_fixed_at_send`] (session 12).
+//! - **Nofeedback timer**: expires after max(2R, 2s/X) (RFC: max(4R, 2s/X)), halves X
+//!   directly (no X_recv_set) and sends a packet at once; the next feedback restores the
+//!   equation's rate through the rate rule. Each expiry, like each feedback, advances the
+//!   round and sets `UrgentFlag` until the next feedback: option
+//!   [`Ns2Compat::nofeedback_halves_rate`] (session 12; measured alone in session 9 it
+//!   changed little, with 9, 11 and 12 it is what brings TFRC-SP at p ≥ 0.4 to ns-2's rate).
+//! - **Application** (ns-2's RFC 4828 App. B set-up, not a TFRC rule): its CBR-fed agent
+//!   queues the application's packets without bound (`maxqueue_`):
+//!   [`SenderParams::with_app_backlog`] (session 12, finding 37).
 //! - **TFRC-SP** (`voip_ 1`): header allowance `headersize_` = 32 B (RFC 4828 §3: H = 40),
 //!   Min Interval from `voip_max_pkt_rate_` = 100 packets/s (10 ms, as here).
 
@@ -145,6 +166,9 @@ pub struct SenderParams {
     ns2: Ns2Compat,
     /// RFC 5348 §4.5's q2 when oscillation prevention is on.
     oscillation_q2: Option<f64>,
+    /// The application's packets wait in an unbounded send buffer (see
+    /// [`SenderParams::with_app_backlog`]).
+    app_backlog: bool,
 }
 
 impl SenderParams {
@@ -181,6 +205,7 @@ impl SenderParams {
             initial_rate,
             ns2: Ns2Compat::RFC,
             oscillation_q2: None,
+            app_backlog: false,
         })
     }
     /// The same settings with RFC 5348 §4.5's optional oscillation prevention (see the
@@ -200,6 +225,21 @@ impl SenderParams {
     /// RFC 5348 §4.5's q2 if oscillation prevention is on.
     pub fn oscillation_q2(&self) -> Option<f64> {
         self.oscillation_q2
+    }
+    /// The same settings with an application that queues its packets in an unbounded send
+    /// buffer instead of offering them at most at its rate (see the module docs,
+    /// "Application"). Only meaningful with an application rate. The RFCs leave the
+    /// application open; this is ns-2's set-up of RFC 4828 App. B (`Agent/TFRC`, `SndrType_
+    /// 1`, fed by `Application/Traffic/CBR`, `maxqueue_` unbounded by default in
+    /// `tcl/lib/ns-default.tcl`; `tcp/tfrc.cc` `sendmsg()` queues, `nextpkt()` sends while
+    /// `maxseq_ > seqno_`).
+    pub fn with_app_backlog(mut self, on: bool) -> Self {
+        self.app_backlog = on;
+        self
+    }
+    /// Whether the application's packets wait in an unbounded send buffer.
+    pub fn app_backlog(&self) -> bool {
+        self.app_backlog
     }
     /// The same settings with the sender-side ns-2 behaviours of `ns2` switched on
     /// (`tcp_rto_in_equation`, `cap_timeout_factor`; see [`ns2`](super::ns2)). Not RFC
@@ -247,6 +287,8 @@ pub struct Sender {
     s_eq: f64,
     min_interval: Duration,
     app_gap: Duration,
+    /// When the application produced its first packet (the sender's creation).
+    app_start: Time,
     x: f64,
     x_calc: f64,
     p: f64,
@@ -277,6 +319,8 @@ pub struct Sender {
     r_sqmean: Option<f64>,
     /// RFC 5348 §4.5: X_inst / X = R_sqmean / sqrt(R_sample); exactly 1 when off.
     inst_factor: f64,
+    /// ns-2 `UrgentFlag` (see [`DataPacket::urgent`]).
+    urgent: bool,
 }
 
 fn ns(t: Time) -> i128 {
@@ -308,6 +352,7 @@ impl Sender {
             s_eq,
             min_interval,
             app_gap,
+            app_start: now,
             // RFC 5348 §4.2: "the value of X is set to 1 packet/second".
             x: s_pkt,
             x_calc: f64::INFINITY,
@@ -333,6 +378,7 @@ impl Sender {
             ns2_last_change: now,
             r_sqmean: None,
             inst_factor: 1.0,
+            urgent: true,
         }
     }
 
@@ -382,8 +428,35 @@ impl Sender {
     fn gaps(&self) -> (Duration, Duration) {
         // RFC 5348 §4.5: packets leave at X_inst (= X when the option is off: factor 1.0).
         let rate_gap = Duration::from_secs_f64(self.s_pkt / (self.x * self.inst_factor));
-        let other = self.app_gap.max(self.min_interval);
+        // With a send buffer the application's rate limits what is queued, not the gap.
+        let other = if self.backlogged() {
+            self.min_interval
+        } else {
+            self.app_gap.max(self.min_interval)
+        };
         (rate_gap, other)
+    }
+
+    fn backlogged(&self) -> bool {
+        self.params.app_backlog && self.params.app_rate.is_some()
+    }
+
+    /// With a send buffer: when the application has produced packet `seq` (one every
+    /// `app_gap` from the sender's creation on).
+    fn app_ready(&self, seq: u64) -> Time {
+        self.app_start + self.app_gap.saturating_mul(seq)
+    }
+
+    /// When the packet after one sent at `last` is due: `gap` later, and with a send buffer
+    /// not before the application has produced it.
+    fn due_after(&self, last: Time) -> Time {
+        let (a, b) = self.gaps();
+        let t = last + a.max(b);
+        if self.backlogged() {
+            t.max(self.app_ready(self.next_seq))
+        } else {
+            t
+        }
     }
 
     /// Sends the next packet if it is due (`now >= next_send_time()`).
@@ -393,7 +466,10 @@ impl Sender {
         }
         let (rate_gap, other_gap) = self.gaps();
         let gap = rate_gap.max(other_gap);
-        if rate_gap >= other_gap {
+        // With a send buffer, a packet the application produced only now was held back by
+        // the application, not by X.
+        let waited_for_data = self.backlogged() && self.app_ready(self.next_seq) >= now;
+        if rate_gap >= other_gap && !waited_for_data {
             self.mark_not_limited(now);
         }
         // The next packet is due `gap` after this one is actually sent (no credit).
@@ -407,8 +483,12 @@ impl Sender {
             rtt: self.rtt(),
             ecn_ce: false,
             round: self.round,
+            urgent: self.urgent,
         };
         self.next_seq += 1;
+        if self.backlogged() {
+            self.next_send = self.due_after(now);
+        }
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += self.params.segment_size as u64;
         Some(pkt)
@@ -441,8 +521,7 @@ impl Sender {
 
     fn reschedule(&mut self) {
         if let Some(last) = self.last_sched {
-            let (a, b) = self.gaps();
-            self.next_send = last + a.max(b);
+            self.next_send = self.due_after(last);
         }
     }
 
@@ -550,8 +629,9 @@ impl Sender {
     pub fn on_feedback(&mut self, now: Time, fb: &Feedback) {
         self.stats.feedbacks += 1;
         // ns-2 tfrc.cc recv(): round_id++ (carried in data packets; read only by the ns-2
-        // option of the receiver).
+        // option of the receiver); UrgentFlag = 0.
         self.round += 1;
+        self.urgent = false;
         // RFC 5348 §4.3 (1): R_sample = (t_now - t_recvdata) - t_delay
         let r_sample = (now
             .saturating_since(fb.t_recvdata)
@@ -579,8 +659,13 @@ impl Sender {
         }
         // ns-2 update_rtt(): tzero_ from the same sample (only used with the ns-2 option).
         self.ns2_rto.on_sample(Duration::from_secs_f64(r_sample));
-        // RFC 5348 §4.3 (3): RTO = max(4*R, 2*s/X)
-        self.rto = (4.0 * r).max(2.0 * self.s_pkt / self.x);
+        // RFC 5348 §4.3 (3): RTO = max(4*R, 2*s/X). ns-2 option: max(2R, 2s/X).
+        let k = if self.params.ns2.nofeedback_halves_rate {
+            2.0
+        } else {
+            4.0
+        };
+        self.rto = (k * r).max(2.0 * self.s_pkt / self.x);
         if first {
             // RFC 5348 §4.2: initial_rate = W_init/R, W_init = min(4*s, max(2*s, 4380)).
             self.initial_rate = match self.params.initial_rate {
@@ -632,7 +717,10 @@ impl Sender {
         // RFC 5348 §4.3 (5): restart the nofeedback timer after RTO.
         self.nofeedback_deadline = now + Duration::from_secs_f64(self.rto);
         self.sent_since_timer = false;
-        self.reschedule();
+        // ns-2 option: out of slow start the packet already scheduled keeps its time.
+        if !(self.params.ns2.send_timer_fixed_at_send && self.p > 0.0) {
+            self.reschedule();
+        }
     }
 
     /// RFC 5348 §4.4 update_limits(timer_limit).
@@ -650,8 +738,9 @@ impl Sender {
             return;
         }
         self.stats.nofeedback_expiries += 1;
-        // ns-2 reduce_rate_on_no_feedback(): round_id++.
+        // ns-2 reduce_rate_on_no_feedback(): round_id++, UrgentFlag = 1.
         self.round += 1;
+        self.urgent = true;
         let idle = !self.sent_since_timer;
         let before = self.x;
         let halve = |x: f64, s: f64| (x / 2.0).max(s / T_MBI_S);
@@ -669,6 +758,10 @@ impl Sender {
                 // RFC 5348 §4.4: don't halve the allowed sending rate.
             } else if self.p == 0.0 {
                 self.x = halve(self.x, self.s_pkt);
+            } else if self.params.ns2.nofeedback_halves_rate {
+                // ns-2 option (tfrc.cc reduce_rate_on_no_feedback(): rate_ *= 0.5; not
+                // RFC 5348 §4.4's update_limits).
+                self.x = halve(self.x, self.s_pkt);
             } else if self.x_calc > 2.0 * x_recv {
                 self.update_limits(now, x_recv);
             } else {
@@ -678,11 +771,26 @@ impl Sender {
         if self.x < before {
             self.stats.nofeedback_reductions += 1;
         }
-        // RFC 5348 §4.4 (2): restart the timer after max(4*R, 2*s/X).
-        let t = (4.0 * self.r.unwrap_or(0.0)).max(2.0 * self.s_pkt / self.x);
+        // RFC 5348 §4.4 (2): restart the timer after max(4*R, 2*s/X) (ns-2 option: 2R).
+        let k = if self.params.ns2.nofeedback_halves_rate {
+            2.0
+        } else {
+            4.0
+        };
+        let t = (k * self.r.unwrap_or(0.0)).max(2.0 * self.s_pkt / self.x);
         self.nofeedback_deadline = now + Duration::from_secs_f64(t);
         self.sent_since_timer = false;
-        self.reschedule();
+        if self.params.ns2.nofeedback_halves_rate && self.r.is_some() {
+            // ns-2 reduce_rate_on_no_feedback() calls nextpkt(), which sends a packet at
+            // once (if the application has one) and restarts the send timer from there.
+            self.next_send = if self.backlogged() {
+                now.max(self.app_ready(self.next_seq))
+            } else {
+                now
+            };
+        } else {
+            self.reschedule();
+        }
     }
 }
 
@@ -933,6 +1041,139 @@ mod tests {
         f.on_timeout(Time(800 * MS));
         assert_eq!((f.round(), f.stats().nofeedback_expiries), (4, 1));
         assert_eq!(f.poll_transmit(Time(10 * 1000 * MS)).unwrap().round, 4);
+    }
+
+    /// A standard sender (s = 1000 B, R = 0.1 s) out of slow start at p = 0.01 by 200 ms.
+    fn after_loss(ns2: Ns2Compat, app: Option<Rate>) -> Sender {
+        let p = SenderParams::new(1000, app, Variant::Standard, InitialRate::Rfc5348)
+            .unwrap()
+            .with_ns2(ns2);
+        let mut s = Sender::new(p, Time::ZERO);
+        s.poll_transmit(Time::ZERO).unwrap();
+        s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+        s.poll_transmit(Time(100 * MS)).unwrap();
+        s.on_feedback(Time(200 * MS), &fb(100, 100_000.0, 0.01));
+        s
+    }
+
+    #[test]
+    fn ns2_nofeedback_halves_rate_and_sends_at_once() {
+        let only = Ns2Compat {
+            nofeedback_halves_rate: true,
+            ..Ns2Compat::RFC
+        };
+        let x0 = throughput(1000.0, 0.1, 0.01);
+        let mut rfc = after_loss(Ns2Compat::RFC, None);
+        let mut ns2 = after_loss(only, None);
+        assert!(close(rfc.allowed_rate(), x0) && close(ns2.allowed_rate(), x0));
+        // RFC 5348 §4.3 (5): the timer runs max(4R, 2s/X) = 0.4 s; ns-2: max(2R, 2s/X) = 0.2 s.
+        assert_eq!(rfc.poll_timeout(), Some(Time(600 * MS)));
+        assert_eq!(ns2.poll_timeout(), Some(Time(400 * MS)));
+        // Last packet at 395 ms; the next is due one gap (s/X = 8.9 ms) later, after 400 ms.
+        let gap = Duration::from_secs_f64(1000.0 / x0);
+        ns2.poll_transmit(Time(395 * MS)).unwrap();
+        assert_eq!(ns2.next_send_time(), Time(395 * MS) + gap);
+        assert!(Time(395 * MS) + gap > Time(400 * MS));
+        // ns-2 reduce_rate_on_no_feedback(): rate_ halved, a packet at once (nextpkt()), the
+        // timer again after max(2R, 2s/X).
+        ns2.on_timeout(Time(400 * MS));
+        assert!(close(ns2.allowed_rate(), x0 / 2.0));
+        assert_eq!(ns2.next_send_time(), Time(400 * MS));
+        let t = Duration::from_secs_f64((0.2f64).max(2.0 * 1000.0 / (x0 / 2.0)));
+        assert_eq!(ns2.poll_timeout(), Some(Time(400 * MS) + t));
+        let pkt = ns2.poll_transmit(Time(400 * MS)).unwrap();
+        assert_eq!(pkt.round, 3);
+        assert!(pkt.urgent, "ns-2 sets UrgentFlag until the next feedback");
+        // RFC 5348 §4.4: X_Bps <= 2 X_recv, so update_limits(X_Bps/2): X halves too, but the
+        // next packet stays one (new) gap after the last one.
+        rfc.poll_transmit(Time(595 * MS)).unwrap();
+        rfc.on_timeout(Time(600 * MS));
+        assert!(close(rfc.allowed_rate(), x0 / 2.0));
+        assert_eq!(
+            rfc.next_send_time(),
+            Time(595 * MS) + Duration::from_secs_f64(2000.0 / x0)
+        );
+    }
+
+    #[test]
+    fn ns2_send_timer_fixed_at_send() {
+        let only = Ns2Compat {
+            send_timer_fixed_at_send: true,
+            ..Ns2Compat::RFC
+        };
+        let mut rfc = after_loss(Ns2Compat::RFC, None);
+        let mut ns2 = after_loss(only, None);
+        for s in [&mut rfc, &mut ns2] {
+            s.poll_transmit(Time(300 * MS)).unwrap();
+        }
+        let x0 = throughput(1000.0, 0.1, 0.01);
+        let due = Time(300 * MS) + Duration::from_secs_f64(1000.0 / x0);
+        // A lower p at 310 ms raises X (to min(X_Bps, 2 X_recv) = 200 000 B/s).
+        for s in [&mut rfc, &mut ns2] {
+            assert_eq!(s.next_send_time(), due);
+            let f = Feedback {
+                t_delay: Duration(10 * MS),
+                ..fb(200, 100_000.0, 0.001)
+            };
+            s.on_feedback(Time(310 * MS), &f);
+        }
+        assert!(
+            close(rfc.allowed_rate(), 200_000.0),
+            "{}",
+            rfc.allowed_rate()
+        );
+        // RFC 5348 §4.6 (here): the pending packet is rescheduled with the new gap;
+        // ns-2: it keeps the time set when the last packet left.
+        assert_eq!(
+            rfc.next_send_time(),
+            Time(300 * MS) + Duration::from_secs_f64(1000.0 / rfc.allowed_rate())
+        );
+        assert_eq!(ns2.next_send_time(), due);
+    }
+
+    #[test]
+    fn app_backlog_makes_up_for_packets_the_rate_held_back() {
+        // The application offers 1000 B every 100 ms (80 kb/s); X is 1 packet/s until the
+        // first feedback at 3 s (R = 0.1 s), which sets X = W_init/R = 40 000 B/s (25 ms).
+        let run = |backlog: bool| {
+            let p = SenderParams::new(
+                1000,
+                Some(Rate(80_000)),
+                Variant::Standard,
+                InitialRate::Rfc5348,
+            )
+            .unwrap()
+            .with_app_backlog(backlog);
+            let mut s = Sender::new(p, Time::ZERO);
+            for t in [0, 1000, 2000] {
+                s.poll_transmit(Time(t * MS)).unwrap();
+            }
+            let f = Feedback {
+                t_delay: Duration(2900 * MS),
+                ..fb(0, 0.0, 0.0)
+            };
+            s.on_feedback(Time(3000 * MS), &f);
+            let mut times = Vec::new();
+            let mut now = Time(3000 * MS);
+            while times.len() < 40 {
+                now = now.max(s.next_send_time());
+                s.poll_transmit(now).unwrap();
+                times.push(now.0 / MS);
+            }
+            times
+        };
+        // Default: the application's 100 ms gap binds from the last packet on.
+        let plain = run(false);
+        assert_eq!(&plain[..3], &[3000, 3100, 3200]);
+        // Backlog: packets 3..30 were produced by 3 s (one per 100 ms from 0); they leave
+        // 25 ms apart until the sender has caught up with the application (packet k at
+        // k x 100 ms), then at the application's rate.
+        let queued = run(true);
+        assert_eq!(&queued[..3], &[3000, 3025, 3050]);
+        let caught = queued.iter().position(|&t| t >= 3000 + 25 * 37).unwrap();
+        assert_eq!(queued[caught - 1], 3000 + 25 * 36);
+        assert_eq!(queued[39] - queued[38], 100);
+        assert!(queued[39] < plain[39]);
     }
 
     #[test]

@@ -76,7 +76,9 @@ pub(crate) const KINDS: &[&str] = &["tcp", "cbr", "poisson", "tfrc"];
 /// `oscillation_prevention` = false (default) | true: RFC 5348 §4.5's optional sender rule
 /// (packets spaced at X·R_sqmean/sqrt(R_sample)), with `oscillation_q2` its EWMA weight, a
 /// number in [0, 1) (default 0.9, the RFC's; ns-2's `ca_ 1` uses `df_` = 0.95), allowed only
-/// with `oscillation_prevention = true`.
+/// with `oscillation_prevention = true`; `app_backlog` = false (default: a packet the rate
+/// did not allow is not made up for) | true: the application's packets wait in an unbounded
+/// send buffer (ns-2's CBR-fed `Agent/TFRC`, `maxqueue_`; needs `rate` or `interval`).
 pub(crate) const TFRC_KEYS: &[&str] = &[
     "variant",
     "size",
@@ -89,6 +91,7 @@ pub(crate) const TFRC_KEYS: &[&str] = &[
     "ns2_compat",
     "oscillation_prevention",
     "oscillation_q2",
+    "app_backlog",
 ];
 
 pub(crate) fn kind_keys(kind: &str) -> &'static [&'static str] {
@@ -168,6 +171,19 @@ pub(crate) fn tfrc(t: &Tbl<'_>) -> Res<super::spec::TfrcSpec> {
             ))
         }
     };
+    let app_backlog = match t.get("app_backlog") {
+        None => false,
+        Some(f) => {
+            let on = f.clone().bool()?;
+            if on && app_rate.is_none() {
+                return Err(f.err(
+                    ErrorKind::Relation,
+                    "needs an application rate (`rate` or `interval`): without one the sender always has data",
+                ));
+            }
+            on
+        }
+    };
     Ok(super::spec::TfrcSpec {
         small_packet,
         gradual,
@@ -178,6 +194,7 @@ pub(crate) fn tfrc(t: &Tbl<'_>) -> Res<super::spec::TfrcSpec> {
         rfc3448_initial_rate,
         ns2_compat: t.get("ns2_compat").map_or(Ok(false), Field::bool)?,
         oscillation_q2,
+        app_backlog,
     })
 }
 

@@ -299,6 +299,10 @@ pub struct TfrcSpec {
     /// RFC 5348 §4.5's optional oscillation prevention, with its weight q2 (None: off, the
     /// default; `qoslab_algo::tfrc::SenderParams::with_oscillation_prevention`).
     pub oscillation_q2: Option<f64>,
+    /// The application's packets wait in an unbounded send buffer, so a packet the rate did
+    /// not allow is sent later (`qoslab_algo::tfrc::SenderParams::with_app_backlog`; ns-2's
+    /// CBR-fed `Agent/TFRC`). Off by default.
+    pub app_backlog: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use qoslab_sim::scenario::load;
-use qoslab_sim::scenario::spec::LossSpec;
+use qoslab_sim::scenario::spec::{FlowKind, FlowSpec, LossSpec};
 use qoslab_sim::Simulator;
 
 fn manifest(rel: &str) -> PathBuf {
@@ -48,7 +48,7 @@ impl Suite {
     /// "sp200_" or "tcp512_") at drop rate `x`, for one seed: TCP payload bytes sent
     /// (retransmissions included), TFRC wire bytes, as RFC 4828 and the ns-2 scripts count
     /// them.
-    fn ours(&self, x: f64, seed: u64, groups: &[&str]) -> Vec<f64> {
+    fn ours(&self, x: f64, seed: u64, groups: &[&str], modify: &dyn Fn(&mut FlowSpec)) -> Vec<f64> {
         let mut s = load(&manifest(self.scenario)).unwrap_or_else(|e| panic!("{e}"));
         let in_group = |name: &str, g: &str| {
             name.strip_prefix(g)
@@ -56,6 +56,7 @@ impl Suite {
         };
         s.flows
             .retain(|f| groups.iter().any(|g| in_group(&f.name, g)));
+        s.flows.iter_mut().for_each(modify);
         let mut n = 0;
         for l in s.links.iter_mut() {
             if matches!(l.loss, Some(LossSpec::Packet { p: old } | LossSpec::Byte { b: old }) if old > 0.0)
@@ -91,13 +92,42 @@ impl Suite {
     /// bound) within its bound of ns-2's mean over its seeds 1..n, ours over the same seeds
     /// (n = 3 for most rates; the file may hold more for a rate, the same for every group).
     pub fn check(&self, x: &str, cells: &[(&str, &str, f64)]) {
+        self.check_with(x, cells, &|_| {})
+    }
+
+    /// As [`Suite::check`], with every TFRC flow's application queueing its packets in an
+    /// unbounded send buffer (`app_backlog = true`), as ns-2's CBR-fed `Agent/TFRC` does
+    /// (finding 37).
+    pub fn check_with_app_backlog(&self, x: &str, cells: &[(&str, &str, f64)]) {
+        self.check_with(x, cells, &|f| {
+            if let FlowKind::Tfrc(t) = &mut f.kind {
+                t.app_backlog = t.app_rate.is_some();
+            }
+        })
+    }
+
+    /// As [`Suite::check`], with ns-2.35's timestamp option bytes on our TCP flows that use
+    /// timestamps: ns-2's `TcpAgent::headersize()` adds `ts_option_size_` = 10 B to every
+    /// packet of a `timestamps_ true` agent, ours adds none (finding 40).
+    pub fn check_with_ns2_timestamp_bytes(&self, x: &str, cells: &[(&str, &str, f64)]) {
+        self.check_with(x, cells, &|f| {
+            if let FlowKind::Tcp(t) = &mut f.kind {
+                if t.timestamps {
+                    t.header += 10;
+                }
+            }
+        })
+    }
+
+    /// As [`Suite::check`], with `modify` applied to every kept flow first.
+    pub fn check_with(&self, x: &str, cells: &[(&str, &str, f64)], modify: &dyn Fn(&mut FlowSpec)) {
         let refs = self.ns2_reference();
         let xf: f64 = x.parse().unwrap();
         let groups: Vec<&str> = cells.iter().map(|c| c.0).collect();
         let seeds = refs[&(x.to_string(), cells[0].1.to_string())].len();
         let mut q = vec![0.0; groups.len()];
         for seed in 1..=seeds as u64 {
-            for (acc, v) in q.iter_mut().zip(self.ours(xf, seed, &groups)) {
+            for (acc, v) in q.iter_mut().zip(self.ours(xf, seed, &groups, modify)) {
                 *acc += v / seeds as f64;
             }
         }

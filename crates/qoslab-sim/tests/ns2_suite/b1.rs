@@ -98,6 +98,42 @@ fn check(p: &str) {
     );
 }
 
+/// Finding 39 (session 12): at drop rates of 0.2 and more both simulators' SACK TCP spend
+/// most of the time in backed-off timeouts, and our RFC 6298 timer (backoff ended by any
+/// valid RTT sample, SRTT kept) sends more than ns-2's (10 seeds each: +5.7 / +42.3 / +47.4 %
+/// at p = 0.2 / 0.3 / 0.4). With ns-2's timer (`TcpParams::ns2_compat`: tick-based RTO,
+/// backoff ended only when the timed segment is acknowledged, SRTT discarded past 8×) the
+/// 0.2 cell agrees: −1.9 % over seeds 1..10 of both (ns-2's added to
+/// `tests/data/ns2/rfc4828_table7_tcp.csv` in session 12), bound 5 %.
+#[test]
+fn sack_ns2_compat_send_rate_matches_ns2_at_20_percent() {
+    use qoslab_sim::scenario::spec::FlowKind;
+    let ours_ns2 = |seed: u64| {
+        let mut s = load(&manifest(
+            "../../scenarios/rfc4828/table7/sack-packet-loss.toml",
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        for l in s.links.iter_mut() {
+            if matches!(l.loss, Some(LossSpec::Packet { p: old }) if old > 0.0) {
+                l.loss = Some(LossSpec::Packet { p: 0.2 });
+            }
+        }
+        for f in s.flows.iter_mut() {
+            if let FlowKind::Tcp(t) = &mut f.kind {
+                t.ns2_compat = true;
+            }
+        }
+        mean_send_kbps(&Simulator::new(s, seed).unwrap().run().unwrap())
+    };
+    assert_close(
+        "drop rate 0.2, ns2_compat TCP",
+        &ns2_reference()["0.2"],
+        10,
+        ours_ns2,
+        0.05,
+    );
+}
+
 #[test]
 fn sack_send_rate_matches_ns2_at_1_percent() {
     check("0.01");
