@@ -26,6 +26,12 @@
 # TCP sends every data packet ECT, retransmissions included, except seqno 0; the sink echoes
 # CE only on ECT packets). No TFRC flows: ns-2's marking error model would mark theirs too.
 #
+# Besides, per group (Table 11; issue 14, session 12), a line `pktdrop name=<group> arrivals=A
+# dropped=D` over 50..100 s: A = the group's packets entering A -> B (the flow monitor), D =
+# those the error model dropped (its drop target is a second flow monitor's arrival snoop);
+# D / A is the group's pooled packet drop rate. (With `ecn`, D counts dropped packets only:
+# marked ones pass.)
+#
 # usage: ns rfc4828_b2.tcl <b> <seed> [ecn]
 
 set b [lindex $argv 0]
@@ -58,7 +64,13 @@ set em [new ErrorModel]
 $em unit byte
 $em set rate_ $b
 $em ranvar [new RandomVariable/Uniform]
-$em drop-target [new Agent/Null]
+# The error model's drops pass a flow monitor (per-flow counts of dropped packets) on their
+# way to the null agent; no random draw, so the rest of the run is unchanged.
+set dmon [$ns makeflowmon Fid]
+set dsnoop [new SnoopQueue/In]
+$dsnoop set-monitor $dmon
+$dsnoop target [new Agent/Null]
+$em drop-target $dsnoop
 if {$ecn} { $em set markecn_ true }
 $ns lossmodel $em $A $B
 
@@ -123,16 +135,20 @@ foreach g $tfrcgroups {
     }
 }
 proc snapshot {} {
-    global fmon fid tcp
+    global fmon dmon fid tcp
     set out {}
     set cl [$fmon classifier]
+    set dcl [$dmon classifier]
     for {set f 1} {$f <= $fid} {incr f} {
         set flow [$cl lookup auto 0 0 $f]
         set wire [expr {$flow == "" ? 0 : [$flow set barrivals_]}]
+        set parr [expr {$flow == "" ? 0 : [$flow set parrivals_]}]
+        set dflow [$dcl lookup auto 0 0 $f]
+        set pdrop [expr {$dflow == "" ? 0 : [$dflow set parrivals_]}]
         if {[info exists tcp($f)]} {
-            lappend out [list $wire [$tcp($f) set ndatapack_] [$tcp($f) set ack_]]
+            lappend out [list $wire [$tcp($f) set ndatapack_] [$tcp($f) set ack_] $parr $pdrop]
         } else {
-            lappend out [list $wire 0 0]
+            lappend out [list $wire 0 0 $parr $pdrop]
         }
     }
     return $out
@@ -150,12 +166,16 @@ proc done {} {
     foreach name $names {
         set send 0.0
         set good 0.0
+        set parr 0
+        set pdrop 0
         set n 0
         for {set f 1} {$f <= $fid} {incr f} {
             if {$gname($f) != $name} continue
             incr n
             set x [lindex $s100 [expr {$f - 1}]]
             set y [lindex $s50 [expr {$f - 1}]]
+            incr parr [expr {[lindex $x 3] - [lindex $y 3]}]
+            incr pdrop [expr {[lindex $x 4] - [lindex $y 4]}]
             if {[info exists gsize($f)]} {
                 set send [expr {$send + ([lindex $x 1] - [lindex $y 1]) * $gsize($f)}]
                 set good [expr {$good + ([lindex $x 2] - [lindex $y 2]) * $gsize($f)}]
@@ -166,7 +186,9 @@ proc done {} {
         puts [format "group=%s b=%s send_kbps=%.4f goodput_kbps=%.4f" $name $b \
                   [expr {$send * 8.0 / 50.0 / 1000.0 / $n}] \
                   [expr {$good * 8.0 / 50.0 / 1000.0 / $n}]]
+        lappend droplines [format "pktdrop name=%s arrivals=%d dropped=%d" $name $parr $pdrop]
     }
+    foreach l $droplines { puts $l }
     exit 0
 }
 $ns at 50.0 "mark"
