@@ -64,9 +64,11 @@ def b2_ns2(b, seed):
     r = {}
     for m in re.finditer(r"group=(\w+) b=\S+ send_kbps=([0-9.]+) goodput_kbps=", out):
         r[f"{m.group(1)}_send"] = float(m.group(2))
-    for m in re.finditer(r"pktdrop name=(\w+) arrivals=(\d+) dropped=(\d+)", out):
+    for m in re.finditer(r"pktdrop name=(\w+) arrivals=(\d+) dropped=(\d+) timeouts=(\d+)", out):
         r[f"{m.group(1)}_drop"] = int(m.group(3)) / max(int(m.group(2)), 1)
-    if len(r) != 2 * len(B2_GROUPS):
+        if m.group(1).startswith("tcp"):
+            r[f"{m.group(1)}_timeouts"] = int(m.group(4)) / 10  # per flow
+    if len(r) != 2 * len(B2_GROUPS) + len(B2_GROUPS) - 2:
         raise SystemExit(f"ns-2 output incomplete: {' '.join(args)}\n{out}")
     return r
 
@@ -148,11 +150,13 @@ def main():
              "verdict", "ns-2.35 drop", "qoslab drop", "qoslab − ns-2", "verdict"])
         print("|" + "---|" * 11)
         for b in vals:
-            for g in B2_GROUPS:
-                cells = [b, g, "—" if (b, g) not in pub else f"{pub[(b, g)][0]:.2f} "
-                         f"({pub[(b, g)][1]})"]
+            # sp14ns2 / std14ns2: our same TFRC flows with ns2_compat, against ns-2's sp14 / std14
+            for g in B2_GROUPS + ["sp14ns2", "std14ns2"]:
+                ng = g.replace("ns2", "")
+                cells = [b, g, "—" if (b, ng) not in pub else f"{pub[(b, ng)][0]:.2f} "
+                         f"({pub[(b, ng)][1]})"]
                 for c, dec, bound in (("send", 2, 0.05), ("drop", 5, 0.10)):
-                    nv = [res[("b2", b, s, f"{g}_{c}")] for s in seeds]
+                    nv = [res[("b2", b, s, f"{ng}_{c}")] for s in seeds]
                     qv = [q[(b, s)][f"{g}_{c}"] for s in seeds]
                     cells += [ci.fmt(nv, dec), ci.fmt(qv, dec), ci.rel(nv, qv),
                               ci.verdict(nv, qv, bound)]

@@ -10,8 +10,9 @@ starting with windowInit_, the like-for-like row of section 12) or `50000B-w` (n
 SYN and 3 s initial RTO, window restored). qoslab: scenarios/rfc4828/b3-droptail.toml with
 the rows' lines as scenarios/rfc4828/run.sh writes them for Tables 15 and 16 (`@n` = N,
 `@queue` 50000B, `@variant`), through rfc4828_b3.scenario() (web.tcl's objects = our [[web]]
-default); for Table 16 two qoslab columns: our RFC 5348 TFRC and the same flows with
-`ns2_compat = true` (ns-2's loss-event and timeout details, README section 4). Both: mean
+default); two qoslab columns: our RFC 4828 TFRC-SP / RFC 5348 TFRC and the same flows with
+`ns2_compat = true` (ns-2's TFRC rules: loss events and timeout term, README section 4, and
+its rate rules, finding 31). Both: mean
 send rate per flow over 50..100 s (Kb/s, wire bytes: 1500 B / 232 B packets) and the group's
 pooled drop rate at R1 -> R2. The published TCP send rate counts payload (1460 of 1500 B),
 so published - ns-2 carries a -2.7 % offset on TCP send; ns-2.35 vs qoslab is like for like.
@@ -81,12 +82,12 @@ def scenario(table, n, compat=False):
     if sc.count("count = 5  # @n\n") != 6:
         raise SystemExit("b3-droptail.toml: expected six `count = 5  # @n` lines")
     sc = sc.replace("count = 5  # @n\n", f"count = {k}  # @n\n")
-    if table == 16:
-        old = 'variant = "sp"  # @variant\n'
-        if old not in sc:
-            raise SystemExit("b3-droptail.toml: @variant line not found")
-        new = 'variant = "standard"  # @variant\n' + ("ns2_compat = true\n" if compat else "")
-        sc = sc.replace(old, new, 1)
+    old = 'variant = "sp"  # @variant\n'
+    if old not in sc:
+        raise SystemExit("b3-droptail.toml: @variant line not found")
+    new = (old if table == 15 else 'variant = "standard"  # @variant\n') + (
+        "ns2_compat = true\n" if compat else "")
+    sc = sc.replace(old, new, 1)
     return sc
 
 
@@ -135,15 +136,14 @@ def main():
                 res[k] = ns2(a.table, a.queue, n, s)
                 save({k: res[k]})
     pub = published(a.table)
-    variants = [False, True] if a.table == 16 else [False]
+    variants = [False, True]
     q = {(n, c): [ours(a.qoslab, a.table, n, s, c) for s in seeds] for n in rows for c in variants}
     kind = "TFRC-SP" if a.table == 15 else "standard TFRC"
     print(f"\n### RFC 4828 Table {a.table} set-up (drop-tail 50 000 B, N TCP + N {kind}, 10 N "
           f"web sessions, web.tcl objects), ns-2 `{a.queue}`: mean ± 95 % CI over seeds "
           f"1..{a.seeds}\n")
     hdr = ["sessions (N)", "column", "published", "ns-2.35", "qoslab", "qoslab − ns-2", "verdict"]
-    if a.table == 16:
-        hdr += ["qoslab `ns2_compat`", "`ns2_compat` − ns-2", "verdict"]
+    hdr += ["qoslab `ns2_compat` TFRC", "`ns2_compat` − ns-2", "verdict"]
     print("| " + " | ".join(hdr) + " |")
     print("|" + "---|" * len(hdr))
     for n in rows:
@@ -155,8 +155,7 @@ def main():
             cells = [f"{n} ({n // 10})", c, "—" if p is None else f"{p:.{dec}f}", ci.fmt(nv, dec)]
             for v in variants:
                 qv = [x[c] for x in q[(n, v)]]
-                cells += ([] if not v else []) + [ci.fmt(qv, dec), ci.rel(nv, qv),
-                                                  ci.verdict(nv, qv, bound)]
+                cells += [ci.fmt(qv, dec), ci.rel(nv, qv), ci.verdict(nv, qv, bound)]
             print("| " + " | ".join(cells) + " |")
 
 
