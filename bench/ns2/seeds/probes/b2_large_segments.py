@@ -38,9 +38,13 @@ def scenario(b, extra, groups):
     assert old in sc
     sc = sc.replace(old, f"loss = {{ byte = {b}, ecn = true }}", 1)
     for g in groups:
+        # the group's own [[flow]] block (the ECN groups have the same segment sizes)
+        head = f'name = "{g}_{{i}}"\n'
         line = f'mss = "{g[3:]}B"\n'
-        assert sc.count(line) == 1, line
-        sc = sc.replace(line, line + extra, 1)
+        i = sc.index(head)
+        j = sc.index(line, i)
+        assert "[[flow]]" not in sc[i:j], g
+        sc = sc[:j] + line + extra + sc[j + len(line):]
     return sc
 
 
