@@ -12,6 +12,9 @@ issue's bound, 5 % on send rates / throughput, 10 % on drop rates, or the two CI
                  TFRC-SP / standard TFRC 14 B; and Table 11 (1500-B TCP and 46-B TFRC-SP packet
                  drop rates and their ratio): rfc4828_b2.tcl (its `pktdrop` lines) |
                  scenarios/rfc4828/b2-byte-drop.toml
+  --part ecn     RFC 4828 B.1, Table 7's ECN TCP column at p (default 0.001,0.1): ns-2's marking
+                 ErrorModel (rfc4828_ecn.ns2) | ours in RFC 3168 mode and with ns2_compat
+                 (rfc4828_ecn.ours)
   --part rfc2963 RFC 2963 App. A without shapers, CBS (default 30000) B: green / yellow / total
                  Mb/s per LAN (rfc2963.run_ns2 / .run_qoslab; ns-2 runs cached in
                  measured/rfc2963_ns2.csv as rfc2963.py does)
@@ -31,6 +34,7 @@ import ci
 import qoslab_run
 import rfc2963
 import rfc4828_b2
+import rfc4828_ecn
 import rfc4828_table7
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -112,7 +116,7 @@ def row(cells):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--part", required=True, choices=["b1", "b2", "rfc2963"])
+    ap.add_argument("--part", required=True, choices=["b1", "b2", "ecn", "rfc2963"])
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--values", help="b1: packet drop rates; b2: byte drop rates; rfc2963: CBS")
     ap.add_argument("--reuse", action="store_true")
@@ -138,6 +142,23 @@ def main():
             qv = [rfc4828_table7.ours(a.qoslab, p, s) for s in seeds]
             row([p, f"{pub.get(repr(float(p)), float('nan')):.2f}", ci.fmt(nv, 2), ci.fmt(qv, 2),
                  ci.rel(nv, qv), ci.verdict(nv, qv, 0.05)])
+    elif a.part == "ecn":
+        vals = (a.values or "0.001,0.1").split(",")
+        res = ns2_values("ecn", vals, seeds, a.reuse,
+                         lambda p, s: {"ecntcp_send": rfc4828_ecn.ns2("b1", p, s)["ecntcp"]})
+        print(f"\n### RFC 4828 B.1, Table 7 ECN TCP send rate per flow, Kb/s: mean ± 95 % CI "
+              f"over seeds 1..{a.seeds}\n")
+        row(["p", "ns-2.35", "qoslab RFC 3168", "− ns-2", "verdict", "qoslab ns2_compat",
+             "− ns-2", "verdict"])
+        print("|---|---|---|---|---|---|---|---|")
+        for p in vals:
+            nv = [res[("ecn", p, s, "ecntcp_send")] for s in seeds]
+            q = [rfc4828_ecn.ours(a.qoslab, "b1", p, s) for s in seeds]
+            cells = [p, ci.fmt(nv, 2)]
+            for g in ("ecntcp", "ecnns2tcp"):
+                qv = [x[g] for x in q]
+                cells += [ci.fmt(qv, 2), ci.rel(nv, qv), ci.verdict(nv, qv, 0.05)]
+            row(cells)
     elif a.part == "b2":
         vals = [rfc4828_b2.fmt_b(x) for x in (a.values or "0.00001,0.0001").split(",")]
         res = ns2_values("b2", vals, seeds, a.reuse, b2_ns2)
