@@ -6,7 +6,8 @@ issue's bound, 5 % on send rates / throughput, 10 % on drop rates, or the two CI
 
   --part b1      RFC 4828 B.1, Table 7 TCP (SACK) send rate at p (default 0.001):
                  rfc4828_table7_tcp.tcl | scenarios/rfc4828/table7/sack-packet-loss.toml
-                 (rfc4828_table7.ns2 / .ours)
+                 (rfc4828_table7.ns2 / .ours), and the same flows with ns-2's timer
+                 (`ns2_compat = true`, finding 38)
   --part b2      RFC 4828 B.2 at byte drop rates b (default 0.00001,0.0001): every TCP segment
                  size's send rate (payload incl. retransmissions) and pooled packet drop rate,
                  TFRC-SP / standard TFRC 14 B; and Table 11 (1500-B TCP and 46-B TFRC-SP packet
@@ -59,6 +60,19 @@ def save(new):
         w.writerow(["part", "value", "seed", "column", "x"])
         for k in sorted(res, key=lambda k: (k[0], float(k[1]), k[2], k[3])):
             w.writerow(list(k) + [f"{res[k]:.6f}"])
+
+
+def b1_ours_compat(exe, p, seed):
+    """rfc4828_table7.ours() with the ten flows in ns2_compat (ns-2's retransmission timer)."""
+    sc = open(os.path.join(ROOT, "scenarios", "rfc4828", "table7", "sack-packet-loss.toml")).read()
+    for old, new in (("loss = { packet = 0.01 }", f"loss = {{ packet = {p} }}"),
+                     ('start_jitter = "1s"\n', 'start_jitter = "1s"\nns2_compat = true\n')):
+        if sc.count(old) != 1:
+            raise SystemExit(f"sack-packet-loss.toml: {old!r} not found once; update fewloss.py")
+        sc = sc.replace(old, new, 1)
+    r = qoslab_run.summary(exe, sc, seed)
+    rates = [fl["send_rate_bps"] / 1e3 for fl in r["flows"]]
+    return sum(rates) / len(rates)
 
 
 def b2_ns2(b, seed):
@@ -135,13 +149,16 @@ def main():
             pub[repr(float(f[0]))] = float(f[1])
         print(f"\n### RFC 4828 B.1, Table 7 TCP (SACK) send rate per flow, Kb/s: mean ± 95 % CI "
               f"over seeds 1..{a.seeds}\n")
-        row(["p", "published", "ns-2.35", "qoslab", "qoslab − ns-2", "verdict"])
-        print("|---|---|---|---|---|---|")
+        row(["p", "published", "ns-2.35", "qoslab", "qoslab − ns-2", "verdict",
+             "qoslab `ns2_compat`", "− ns-2", "verdict"])
+        print("|---|---|---|---|---|---|---|---|---|")
         for p in vals:
             nv = [res[("b1", p, s, "tcp_send")] for s in seeds]
             qv = [rfc4828_table7.ours(a.qoslab, p, s) for s in seeds]
+            cv = [b1_ours_compat(a.qoslab, p, s) for s in seeds]
             row([p, f"{pub.get(repr(float(p)), float('nan')):.2f}", ci.fmt(nv, 2), ci.fmt(qv, 2),
-                 ci.rel(nv, qv), ci.verdict(nv, qv, 0.05)])
+                 ci.rel(nv, qv), ci.verdict(nv, qv, 0.05), ci.fmt(cv, 2), ci.rel(nv, cv),
+                 ci.verdict(nv, cv, 0.05)])
     elif a.part == "ecn":
         vals = (a.values or "0.001,0.1").split(",")
         res = ns2_values("ecn", vals, seeds, a.reuse,
