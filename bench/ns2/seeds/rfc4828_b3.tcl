@@ -51,10 +51,17 @@ set nflows 5
 set tfrc_voip 1
 if {[info exists env(B3_FLOWS)]} {
     set nflows $env(B3_FLOWS)
-    if {![string is integer -strict $nflows] || $nflows < 1} {
-        puts stderr "B3_FLOWS=\"$nflows\": want an integer >= 1"
+    if {![string is integer -strict $nflows] || $nflows < 1 || $nflows > 99} {
+        puts stderr "B3_FLOWS=\"$nflows\": want an integer in 1..99"
         exit 2
     }
+}
+# Flow ids: TCP flow i has i, TFRC flow i has N + i, skipping the web pools' 100 and 101 (the
+# flow monitor counts by flow id; N = 5: 6..10 as before).
+proc tfrc_fid {i} {
+    global nflows
+    set f [expr {$nflows + $i}]
+    return [expr {$f >= 100 ? $f + 2 : $f}]
 }
 if {[info exists env(B3_TFRC)]} {
     switch -- $env(B3_TFRC) {
@@ -243,7 +250,7 @@ for {set i 1} {$i <= $nflows} {incr i} {
     $ns at [$start value] "$ftp start"
 
     set tf($i) [new Agent/TFRC]
-    $tf($i) set fid_ [expr {$nflows + $i}]
+    $tf($i) set fid_ [tfrc_fid $i]
     $tf($i) set voip_ $tfrc_voip
     $tf($i) set packetSize_ 200
     $tf($i) set headersize_ 32
@@ -331,7 +338,7 @@ proc snap {} {
                 set f $i
             } else {
                 set sent [expr {$sent + [$tf($i) set ndatapack_]}]
-                set f [expr {$nflows + $i}]
+                set f [tfrc_fid $i]
             }
             set fl [$cl lookup auto 0 0 $f]
             if {$fl != ""} {
