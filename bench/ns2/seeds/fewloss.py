@@ -7,7 +7,7 @@ issue's bound, 5 % on send rates / throughput, 10 % on drop rates, or the two CI
   --part b1      RFC 4828 B.1, Table 7 TCP (SACK) send rate at p (default 0.001):
                  rfc4828_table7_tcp.tcl | scenarios/rfc4828/table7/sack-packet-loss.toml
                  (rfc4828_table7.ns2 / .ours), and the same flows with ns-2's timer
-                 (`ns2_compat = true`, finding 38)
+                 (`ns2_compat = true`, findings 39, 42)
   --part b2      RFC 4828 B.2 at byte drop rates b (default 0.00001,0.0001): every TCP segment
                  size's send rate (payload incl. retransmissions) and pooled packet drop rate,
                  TFRC-SP / standard TFRC 14 B; and Table 11 (1500-B TCP and 46-B TFRC-SP packet

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """B.2 SACK TCP groups whose packets are lost at 25-55 % (b = 1e-4: 4000 / 8000 B, packet drop
-rates 0.34 / 0.56; b = 0.001: 256 / 512 B, 0.25 / 0.44; issue 14 session 12, finding 38): our
+rates 0.34 / 0.56; b = 0.001: 256 / 512 B, 0.25 / 0.44; issue 14 session 12, finding 42): our
 send rate and timeouts per flow with ns-2's TCP rules switched on one by one, against ns-2.35's
 10 seeds in measured/fewloss_ns2.csv (fewloss.py --part b2, which also records ns-2's
 timeouts per flow). Options (all off by default in qoslab):
