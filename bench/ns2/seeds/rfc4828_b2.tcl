@@ -26,6 +26,15 @@
 # TCP sends every data packet ECT, retransmissions included, except seqno 0; the sink echoes
 # CE only on ECT packets). No TFRC flows: ns-2's marking error model would mark theirs too.
 #
+# Besides, per group (Table 11; issue 14, session 12), a line `pktdrop name=<group> arrivals=A
+# dropped=D timeouts=T rexmit=R` over 50..100 s: A = the group's packets entering A -> B (the
+# flow monitor), T / R = the TCP group's retransmission timeouts (nrexmit_) and retransmitted
+# packets (nrexmitpack_), summed over its flows (0 for TFRC), D =
+# those the error model dropped (the flow monitor's pdrops_: ns-2's `lossmodel` points the
+# error model's drop target at the link's drop head, which the flow monitor watches, and the
+# queue never overflows); D / A is the group's pooled packet drop rate. (With `ecn`, D counts
+# dropped packets only: marked ones pass.)
+#
 # usage: ns rfc4828_b2.tcl <b> <seed> [ecn]
 
 set b [lindex $argv 0]
@@ -129,10 +138,13 @@ proc snapshot {} {
     for {set f 1} {$f <= $fid} {incr f} {
         set flow [$cl lookup auto 0 0 $f]
         set wire [expr {$flow == "" ? 0 : [$flow set barrivals_]}]
+        set parr [expr {$flow == "" ? 0 : [$flow set parrivals_]}]
+        set pdrop [expr {$flow == "" ? 0 : [$flow set pdrops_]}]
         if {[info exists tcp($f)]} {
-            lappend out [list $wire [$tcp($f) set ndatapack_] [$tcp($f) set ack_]]
+            lappend out [list $wire [$tcp($f) set ndatapack_] [$tcp($f) set ack_] $parr $pdrop \
+                             [$tcp($f) set nrexmit_] [$tcp($f) set nrexmitpack_]]
         } else {
-            lappend out [list $wire 0 0]
+            lappend out [list $wire 0 0 $parr $pdrop 0 0]
         }
     }
     return $out
@@ -150,12 +162,20 @@ proc done {} {
     foreach name $names {
         set send 0.0
         set good 0.0
+        set parr 0
+        set pdrop 0
+        set nto 0
+        set nrx 0
         set n 0
         for {set f 1} {$f <= $fid} {incr f} {
             if {$gname($f) != $name} continue
             incr n
             set x [lindex $s100 [expr {$f - 1}]]
             set y [lindex $s50 [expr {$f - 1}]]
+            incr parr [expr {[lindex $x 3] - [lindex $y 3]}]
+            incr pdrop [expr {[lindex $x 4] - [lindex $y 4]}]
+            incr nto [expr {[lindex $x 5] - [lindex $y 5]}]
+            incr nrx [expr {[lindex $x 6] - [lindex $y 6]}]
             if {[info exists gsize($f)]} {
                 set send [expr {$send + ([lindex $x 1] - [lindex $y 1]) * $gsize($f)}]
                 set good [expr {$good + ([lindex $x 2] - [lindex $y 2]) * $gsize($f)}]
@@ -166,7 +186,10 @@ proc done {} {
         puts [format "group=%s b=%s send_kbps=%.4f goodput_kbps=%.4f" $name $b \
                   [expr {$send * 8.0 / 50.0 / 1000.0 / $n}] \
                   [expr {$good * 8.0 / 50.0 / 1000.0 / $n}]]
+        lappend droplines [format "pktdrop name=%s arrivals=%d dropped=%d timeouts=%d rexmit=%d" \
+                               $name $parr $pdrop $nto $nrx]
     }
+    foreach l $droplines { puts $l }
     exit 0
 }
 $ns at 50.0 "mark"

@@ -33,6 +33,11 @@
 #              (finding 22: ns-2 keeps a recycled agent's windowInit_ at 1 after a first-packet loss)
 #   mss: the long-lived TCP segment (1460, or 512 for Tables 14, 19, 21)
 #   trace: optional file for a queue trace of R1 -> R2
+# Environment (Tables 15, 16; issue 14, session 12): B3_FLOWS=N runs N long-lived TCP and N
+# TFRC flows (default 5) on N host pairs whose access delays are spread linearly over
+# 5..55 ms (qoslab's `delay = { from = "5ms", to = "55ms" }` with `count = N`: 5 ms when
+# N = 1); B3_TFRC=standard makes them standard TFRC (voip_ 0, TFRCSink ShortIntervals_ 0),
+# default TFRC-SP. Unset, the script is the one of Tables 12-14.
 # Prints, over 50..100 s: the mean send rate per flow of the TCP and TFRC-SP groups (Kb/s,
 # data packets sent x wire size: 1500 B, 232 B) and their drop rates at R1->R2 (dropped /
 # arrived data packets of the group, pooled: a flow monitor by flow id).
@@ -41,6 +46,33 @@ set nsess [lindex $argv 0]
 set qlim  [lindex $argv 1]
 set seed  [lindex $argv 2]
 set mss   [expr {[llength $argv] > 3 ? [lindex $argv 3] : 1460}]
+global env
+set nflows 5
+set tfrc_voip 1
+if {[info exists env(B3_FLOWS)]} {
+    set nflows $env(B3_FLOWS)
+    if {![string is integer -strict $nflows] || $nflows < 1 || $nflows > 99} {
+        puts stderr "B3_FLOWS=\"$nflows\": want an integer in 1..99"
+        exit 2
+    }
+}
+# Flow ids: TCP flow i has i, TFRC flow i has N + i, skipping the web pools' 100 and 101 (the
+# flow monitor counts by flow id; N = 5: 6..10 as before).
+proc tfrc_fid {i} {
+    global nflows
+    set f [expr {$nflows + $i}]
+    return [expr {$f >= 100 ? $f + 2 : $f}]
+}
+if {[info exists env(B3_TFRC)]} {
+    switch -- $env(B3_TFRC) {
+        sp {}
+        standard { set tfrc_voip 0 }
+        default {
+            puts stderr "B3_TFRC=\"$env(B3_TFRC)\": want sp or standard"
+            exit 2
+        }
+    }
+}
 # Queue names ending in "-m" (e.g. 100-m, red-b-m): TCP matched to qoslab's, which has no
 # handshake and RFC 6298's 1 s initial RTO: syn_ false (2.35 default true: a SYN and its
 # SYN-ACK before the first data packet of every transfer) and rtxcur_init_ 1 (2.35: 3 s).
@@ -184,11 +216,12 @@ proc access {a b d} {
     $ns queue-limit $a $b 1001
     $ns queue-limit $b $a 1001
 }
-# Long-lived host pairs: access delays 5 + 12.5 (i-1) ms on both sides (RTT 40..240 ms).
-for {set i 1} {$i <= 5} {incr i} {
+# Long-lived host pairs: access delays 5 + 50 (i-1)/(N-1) ms on both sides (N = 5: 5 + 12.5
+# (i-1) ms, RTT 40..240 ms), rounded to the ns as qoslab's spread; 5 ms when N = 1.
+for {set i 1} {$i <= $nflows} {incr i} {
     set S($i) [$ns node]
     set D($i) [$ns node]
-    set d [expr {(5.0 + 12.5 * ($i - 1)) / 1000.0}]
+    set d [expr {round((5.0 + ($nflows > 1 ? 50.0 * ($i - 1) / ($nflows - 1) : 0.0)) * 1e6) / 1e9}]
     access $S($i) $R1 $d
     access $R2 $D($i) $d
 }
@@ -204,7 +237,7 @@ for {set i 1} {$i <= 10} {incr i} {
 set start [new RandomVariable/Uniform]
 $start set min_ 0.0
 $start set max_ 1.0
-for {set i 1} {$i <= 5} {incr i} {
+for {set i 1} {$i <= $nflows} {incr i} {
     set tcp($i) [new Agent/TCP/Sack1]
     $tcp($i) set packetSize_ $mss
     $tcp($i) set fid_ $i
@@ -217,12 +250,13 @@ for {set i 1} {$i <= 5} {incr i} {
     $ns at [$start value] "$ftp start"
 
     set tf($i) [new Agent/TFRC]
-    $tf($i) set fid_ [expr {5 + $i}]
-    $tf($i) set voip_ 1
+    $tf($i) set fid_ [tfrc_fid $i]
+    $tf($i) set voip_ $tfrc_voip
     $tf($i) set packetSize_ 200
     $tf($i) set headersize_ 32
     set tsink [new Agent/TFRCSink]
-    $tsink set ShortIntervals_ 1 ;# TFRC-SP's receiver (as ns-2's VoIP tests in test-suite-friendly)
+    # TFRC-SP's receiver (as ns-2's VoIP tests in test-suite-friendly); standard TFRC: 0
+    $tsink set ShortIntervals_ $tfrc_voip
     $ns attach-agent $S($i) $tf($i)
     $ns attach-agent $D($i) $tsink
     $ns connect $tf($i) $tsink
@@ -291,20 +325,20 @@ set fwd [pool $wcl $wsv $nsess 100]
 set rev [pool $wsv $wcl [expr {$nsess / 2}] 101]
 
 proc snap {} {
-    global fmon tcp tf
+    global fmon tcp tf nflows
     set cl [$fmon classifier]
     set out {}
     foreach g {tcp tfrc} {
         set sent 0
         set arr 0
         set drop 0
-        for {set i 1} {$i <= 5} {incr i} {
+        for {set i 1} {$i <= $nflows} {incr i} {
             if {$g == "tcp"} {
                 set sent [expr {$sent + [$tcp($i) set ndatapack_]}]
                 set f $i
             } else {
                 set sent [expr {$sent + [$tf($i) set ndatapack_]}]
-                set f [expr {5 + $i}]
+                set f [tfrc_fid $i]
             }
             set fl [$cl lookup auto 0 0 $f]
             if {$fl != ""} {
@@ -332,10 +366,10 @@ proc webbytes {} {
 # which retransmissions (nrexmitpack_), retransmission timeouts (nrexmit_), and the flow's
 # arrivals and drops at R1->R2.
 proc perflow {} {
-    global fmon tcp
+    global fmon tcp nflows
     set cl [$fmon classifier]
     set out {}
-    for {set i 1} {$i <= 5} {incr i} {
+    for {set i 1} {$i <= $nflows} {incr i} {
         set fl [$cl lookup auto 0 0 $i]
         set arr [expr {$fl == "" ? 0 : [$fl set parrivals_]}]
         set drop [expr {$fl == "" ? 0 : [$fl set pdrops_]}]
@@ -348,11 +382,11 @@ proc mark {} { global s50 w50 f50; set s50 [snap]; set w50 [webbytes]; set f50 [
 proc done {} {
     global s50 nsess qlim
     set s [snap]
-    global mss
+    global mss nflows
     foreach g {tcp tfrc} i {0 1} size [list [expr {$mss + 40}] 232] {
         lassign [lindex $s $i] sent arr drop
         lassign [lindex $s50 $i] sent0 arr0 drop0
-        set rate [expr {($sent - $sent0) * $size * 8.0 / 50.0 / 1000.0 / 5.0}]
+        set rate [expr {($sent - $sent0) * $size * 8.0 / 50.0 / 1000.0 / $nflows}]
         set na [expr {$arr - $arr0}]
         set dr [expr {$na > 0 ? double($drop - $drop0) / $na : 0}]
         puts [format "group=%s sessions=%s send_kbps=%.3f drop_rate=%.5f" $g $nsess $rate $dr]
@@ -363,7 +397,9 @@ proc done {} {
               [expr {([lindex $w 0] - [lindex $w50 0]) * 8.0 / 50.0 / 1000.0}] \
               [expr {([lindex $w 1] - [lindex $w50 1]) * 8.0 / 50.0 / 1000.0}]]
     global f50
-    foreach a [perflow] b $f50 i {1 2 3 4 5} {
+    set i 0
+    foreach a [perflow] b $f50 {
+        incr i
         set d {}
         foreach x $a y $b { lappend d [expr {$x - $y}] }
         lassign $d sent rexmit to arr drop
