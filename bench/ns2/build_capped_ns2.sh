@@ -63,8 +63,24 @@ nice -n 19 ./configure --with-tcl="$P" --with-tcl-ver=8.6 --with-tk=no \
 # gnu++98: ns-2.35 predates C++11 (std::max on TracedInt etc.).
 sed -i 's/^CCOPT\t=.*/CCOPT\t= -O2 -Wno-write-strings -fpermissive -w -DUSE_INTERP_RESULT -DUSE_INTERP_ERRORLINE/' Makefile
 sed -i 's/^CPP\t= g++.*/CPP\t= g++ -std=gnu++98/' Makefile
+# Debian's libtclcl has no TclObject::bind(const char*, int64_t*) (built without HAVE_INT64;
+# Debian's own ns binds no int64_t either: `nm -DC /usr/bin/ns | grep TclObject::bind`), so the
+# two classes that bind int64_t members get int ones, as 32-bit counters: the queue monitor's
+# packet/byte arrival and departure counts (< 2^31 in every run here) and PackMime's maxpkts_.
+sed -i 's/^\tint64_t \(p\|b\)\(arrivals\|departures\)\(_;\|() const\)/\tint \1\2\3/' \
+  tools/queue-monitor.h
+sed -i 's/^\tint64_t maxpkts_;/\tint maxpkts_;/' packmime/packmime_OL.h
 nice -n 19 make -j1 ns
 cp ns "$DIR/ns-stock"
+
+# The control: ns-stock must write the same trace as Debian's /usr/bin/ns.
+T=$HERE/seeds/rio_hori2001.tcl
+mkdir -p "$DIR/control"
+(cd "$DIR/control" &&
+ nice -n 19 "$DIR/ns-stock" "$T" Sack 20 200 10 0.002 1 stock.tr 20 > stock.out &&
+ nice -n 19 /usr/bin/ns "$T" Sack 20 200 10 0.002 1 debian.tr 20 > debian.out &&
+ cmp stock.tr debian.tr && cmp stock.out debian.out) ||
+  { echo "ns-stock differs from /usr/bin/ns: stop" >&2; exit 1; }
 
 # 4. The cap, then rebuild (only dsredq.o and the link).
 patch -p1 < "$HERE/dsredq_cap.patch"
