@@ -16,6 +16,8 @@ buffer drops (ldrops), In + Out, against ours (drops_early, drops_forced + drops
 usage: python3 bench/ns2/seeds/rio_capped.py [--seeds N] [--capped PATH] [--shipped PATH]
                                              [--tables 1,4] [--reuse] [--qoslab PATH]
 
+--tables takes 1 (minth_out 20 and 40 only), 2 (all 18 cells) and 4 (Table 4a).
+
 ns-2 per-run values of both binaries are kept in measured/rio_capped_ns2.csv (--reuse reads
 them). Runs are sequential (one core; the caller should run this under nice -n 19).
 """
@@ -53,7 +55,8 @@ def cells(tables):
 def published():
     """Published values from the checked-in section 1 tables (measured/rio_hori2001_table*.md)."""
     pub = {}
-    for t, name in (("1", "rio_hori2001_table1.md"), ("4", "rio_hori2001_table4a.md")):
+    for t, name in (("1", "rio_hori2001_table1.md"), ("2", "rio_hori2001_table2.md"),
+                    ("4", "rio_hori2001_table4a.md")):
         with open(os.path.join(HERE, "measured", name)) as f:
             head = None
             for line in f:
