@@ -25,10 +25,10 @@ import qoslab_run  # noqa: E402
 import rio_hori2001 as rio  # noqa: E402
 
 
-def ns2(tcp, minth, maxth, den, seed):
+def ns2(tcp, minth, maxth, den, seed, exe="ns"):
     with tempfile.TemporaryDirectory() as d:
         tr = os.path.join(d, "q.tr")
-        out = subprocess.run(["nice", "ns", os.path.join(rio.HERE, "rio_hori2001.tcl"), tcp,
+        out = subprocess.run(["nice", exe, os.path.join(rio.HERE, "rio_hori2001.tcl"), tcp,
                               str(minth), str(maxth), str(den), "0.002", str(seed), tr, "20"],
                              check=True, capture_output=True, text=True, cwd=d).stdout
         drops = {i: 0 for i in range(1, 21)}
@@ -88,6 +88,7 @@ def main():
     ap.add_argument("--den", type=int, default=10)
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--qoslab", default=os.path.join(rio.ROOT, "target", "release", "qoslab"))
+    ap.add_argument("--ns", default="ns", help="ns-2 binary (e.g. the p_a-capped build, README 14)")
     a = ap.parse_args()
     print(f"### RIO seed, {a.tcp}, AF12 ({a.minth}, {a.maxth}, 1/{a.den}), 5..20 s: per group of "
           "ten flows (1-10: 5 Mb/s target, 11-20: 1 Mb/s)\n")
@@ -95,7 +96,7 @@ def main():
           "timeouts per drop | max timeouts of a flow | drop kinds (whole queue) |")
     print("|" + "---|" * 13)
     for s in range(1, a.seeds + 1):
-        for name, (fl, q) in (("ns-2.35", ns2(a.tcp, a.minth, a.maxth, a.den, s)),
+        for name, (fl, q) in (("ns-2.35", ns2(a.tcp, a.minth, a.maxth, a.den, s, a.ns)),
                               ("qoslab rfc", ours(a.qoslab, a.tcp, a.minth, a.maxth, a.den, s))):
             for g, rng in (("1-10", range(1, 11)), ("11-20", range(11, 21))):
                 t = {k: sum(fl[i][k] for i in rng) for k in ("sent", "drops", "retx", "to")}
