@@ -100,15 +100,18 @@ fn check(p: &str) {
 
 /// Finding 39 (session 12): at drop rates of 0.2 and more both simulators' SACK TCP spend
 /// most of the time in backed-off timeouts, and our RFC 6298 timer (backoff ended by any
-/// valid RTT sample, SRTT kept) sends more than ns-2's (10 seeds each: +5.7 / +42.3 / +47.4 %
-/// at p = 0.2 / 0.3 / 0.4). With ns-2's timer (`TcpParams::ns2_compat`: tick-based RTO,
-/// backoff ended only when the timed segment is acknowledged, SRTT discarded past 8×) the
-/// 0.2 cell agrees: −1.9 % over seeds 1..10 of both (ns-2's added to
-/// `tests/data/ns2/rfc4828_table7_tcp.csv` in session 12), bound 5 %.
+/// valid RTT sample, SRTT kept) sends more than ns-2's. With ns-2's timer
+/// (`TcpParams::ns2_compat`: tick-based RTO, backoff ended only when the timed segment is
+/// acknowledged, SRTT discarded past 8×) the gap shrinks but does not close: over seeds 1..40
+/// of both (ns-2's in `tests/data/ns2/rfc4828_table7_tcp.csv`) at p = 0.2, ns-2 69.6 ± 3.2,
+/// ours +17.7 % in RFC mode and +9.7 % with `ns2_compat` (95 % CIs ±2.2 Kb/s). Over seeds
+/// 1..10 alone `ns2_compat` was −1.9 %: ns-2's first ten seeds run 9 % above its 40-seed
+/// mean, so the earlier 5 % agreement was seed luck. Asserted: `ns2_compat` within 13 % of
+/// ns-2 and at least 5 points closer to it than RFC mode; the rest is open (finding 39).
 #[test]
-fn sack_ns2_compat_send_rate_matches_ns2_at_20_percent() {
+fn sack_ns2_compat_at_20_percent_closes_about_half_the_gap_to_ns2() {
     use qoslab_sim::scenario::spec::FlowKind;
-    let ours_ns2 = |seed: u64| {
+    let run = |seed: u64, compat: bool| {
         let mut s = load(&manifest(
             "../../scenarios/rfc4828/table7/sack-packet-loss.toml",
         ))
@@ -120,17 +123,31 @@ fn sack_ns2_compat_send_rate_matches_ns2_at_20_percent() {
         }
         for f in s.flows.iter_mut() {
             if let FlowKind::Tcp(t) = &mut f.kind {
-                t.ns2_compat = true;
+                t.ns2_compat = compat;
             }
         }
         mean_send_kbps(&Simulator::new(s, seed).unwrap().run().unwrap())
     };
-    assert_close(
-        "drop rate 0.2, ns2_compat TCP",
-        &ns2_reference()["0.2"],
-        10,
-        ours_ns2,
-        0.05,
+    let ns2 = &ns2_reference()["0.2"];
+    assert_eq!(ns2.len(), 40, "ns-2 seeds 1..40 at p = 0.2");
+    let ns2_mean = ns2.iter().sum::<f64>() / ns2.len() as f64;
+    let mean = |compat: bool| (1..=40).map(|s| run(s, compat)).sum::<f64>() / 40.0;
+    let (rfc, compat) = (mean(false) / ns2_mean - 1.0, mean(true) / ns2_mean - 1.0);
+    eprintln!(
+        "p = 0.2, 40 seeds: ns-2.35 {ns2_mean:.2} Kb/s; ours RFC {:+.1} %, ns2_compat {:+.1} %",
+        100.0 * rfc,
+        100.0 * compat
+    );
+    assert!(
+        compat.abs() <= 0.13,
+        "ns2_compat {:+.1} % of ns-2 (bound 13 %)",
+        100.0 * compat
+    );
+    assert!(
+        rfc - compat.abs() >= 0.05,
+        "ns2_compat ({:+.1} %) is not 5 points closer to ns-2 than RFC mode ({:+.1} %)",
+        100.0 * compat,
+        100.0 * rfc
     );
 }
 
