@@ -104,6 +104,11 @@ def ns2(queue, mss, n, seed, objects="ns2suite"):
     env.pop("WEB_OBJSIZE", None)
     if objects != "ns2suite":
         env["WEB_OBJSIZE"] = "%s %s" % OBJECTS[objects]
+    return run_ns2(args, env)
+
+
+def run_ns2(args, env):
+    """Runs one rfc4828_b3.tcl command (in a scratch directory) and returns its COLS."""
     with tempfile.TemporaryDirectory() as d:
         out = subprocess.run(args, check=True, capture_output=True, text=True, cwd=d,
                              env=env).stdout
@@ -150,10 +155,17 @@ def scenario(queue, mss, n, request="segment", objects="ns2suite"):
 
 
 def ours(exe, queue, mss, n, seed, request="segment", objects="ns2suite"):
-    r = qoslab_run.summary(exe, scenario(queue, mss, n, request, objects), seed)
+    return group_rates(qoslab_run.summary(exe, scenario(queue, mss, n, request, objects), seed))
+
+
+def group_rates(r, flows=None):
+    """COLS from a qoslab summary: mean send rate per flow and drop rate of the tcpN and
+    tfrcN groups (over the measurement window); `flows`, if given, the flows each must have."""
     out = {}
     for g in ("tcp", "tfrc"):
         fl = [x for x in r["flows"] if re.fullmatch(g + r"\d+", x["name"])]
+        if flows is not None and len(fl) != flows:
+            raise SystemExit(f"{g}: {len(fl)} flows, want {flows}")
         out[f"{g}_send_kbps"] = sum(x["send_rate_bps"] for x in fl) / len(fl) / 1e3
         sent = sum(x["measured"]["data_pkts"] for x in fl)
         out[f"{g}_drop_rate"] = sum(x["measured"]["data_dropped"] for x in fl) / max(sent, 1)

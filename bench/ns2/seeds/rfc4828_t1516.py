@@ -24,9 +24,6 @@ ns-2 per-run values: bench/ns2/seeds/measured/rfc4828_t1516_ns2.csv.
 import argparse
 import csv
 import os
-import subprocess
-import tempfile
-import re
 
 import ci
 import qoslab_run
@@ -62,16 +59,7 @@ def ns2(table, queue, n, seed):
     env = dict(os.environ, WEB_OBJSIZE="60 1.05", B3_FLOWS=str(n // 10),
                B3_TFRC="standard" if table == 16 else "sp")
     args = ["ns", os.path.join(HERE, "rfc4828_b3.tcl"), str(n), queue, str(seed), "1460"]
-    with tempfile.TemporaryDirectory() as d:
-        out = subprocess.run(args, check=True, capture_output=True, text=True, cwd=d,
-                             env=env).stdout
-    r = {}
-    for m in re.finditer(r"group=(\w+) sessions=\S+ send_kbps=([0-9.]+) drop_rate=([0-9.]+)", out):
-        r[f"{m.group(1)}_send_kbps"] = float(m.group(2))
-        r[f"{m.group(1)}_drop_rate"] = float(m.group(3))
-    if set(r) != set(COLS):
-        raise SystemExit(f"ns-2 output incomplete: {' '.join(args)}\n{out}")
-    return r
+    return rfc4828_b3.run_ns2(args, env)
 
 
 def scenario(table, n, compat=False):
@@ -93,15 +81,7 @@ def scenario(table, n, compat=False):
 
 def ours(exe, table, n, seed, compat=False):
     r = qoslab_run.summary(exe, scenario(table, n, compat), seed)
-    out = {}
-    for g in ("tcp", "tfrc"):
-        fl = [x for x in r["flows"] if re.fullmatch(g + r"\d+", x["name"])]
-        if len(fl) != n // 10:
-            raise SystemExit(f"{g}: {len(fl)} flows, want {n // 10}")
-        out[f"{g}_send_kbps"] = sum(x["send_rate_bps"] for x in fl) / len(fl) / 1e3
-        sent = sum(x["measured"]["data_pkts"] for x in fl)
-        out[f"{g}_drop_rate"] = sum(x["measured"]["data_dropped"] for x in fl) / max(sent, 1)
-    return out
+    return rfc4828_b3.group_rates(r, flows=n // 10)
 
 
 def published(table):

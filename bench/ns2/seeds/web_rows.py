@@ -15,7 +15,6 @@ usage: python3 bench/ns2/seeds/web_rows.py --rows 50000B-mw:1460:25,red-p-mw:146
 """
 import argparse
 import os
-import re
 
 import ci
 import qoslab_run
@@ -32,14 +31,7 @@ def ours_compat(exe, queue, mss, n, seed, objects="ns2suite"):
     if sc.count(old) != 1:
         raise SystemExit("@variant line not found; update web_rows.py")
     sc = sc.replace(old, old + "ns2_compat = true\n", 1)
-    r = qoslab_run.summary(exe, sc, seed)
-    out = {}
-    for g in ("tcp", "tfrc"):
-        fl = [x for x in r["flows"] if re.fullmatch(g + r"\d+", x["name"])]
-        out[f"{g}_send_kbps"] = sum(x["send_rate_bps"] for x in fl) / len(fl) / 1e3
-        sent = sum(x["measured"]["data_pkts"] for x in fl)
-        out[f"{g}_drop_rate"] = sum(x["measured"]["data_dropped"] for x in fl) / max(sent, 1)
-    return out
+    return rfc4828_b3.group_rates(qoslab_run.summary(exe, sc, seed))
 
 
 def main():

@@ -225,6 +225,13 @@ impl RioParams {
     pub fn precedences(&self) -> usize {
         self.n
     }
+    /// Whether precedence `l` keeps its drop count at a forced drop (and at an overflow):
+    /// [`RioConfig::ns2_out_forced_keeps_count`] for the Out precedences (ns-2 rio.cc's Out
+    /// branch); Floyd & Jacobson's reset otherwise.
+    #[inline]
+    pub fn forced_keeps_count(&self, l: usize) -> bool {
+        self.cfg.ns2_out_forced_keeps_count && l > 0
+    }
     /// The precedence index (0 = most preferred) that judges packets of colour `c`.
     pub fn level_of(&self, c: Color) -> usize {
         c.index().min(self.n - 1)
@@ -335,7 +342,7 @@ impl Rio {
             // RIO's ns-2 counterpart (dsRED) has no use_mark_p_: forced drops as the paper.
             ns2_use_mark_p: false,
             // ns-2 rio.cc: the Out branch keeps its count at a forced drop.
-            forced_keeps_count: cfg.ns2_out_forced_keeps_count && lp > 0,
+            forced_keeps_count: self.params.forced_keeps_count(lp),
         };
         let inst = self.vq_len(q, lp, cfg.unit);
         let outcome = decide(
@@ -365,7 +372,7 @@ impl Rio {
     /// precedence under [`RioConfig::ns2_out_forced_keeps_count`] (rio.cc's Out branch).
     pub fn on_overflow(&mut self, pkt: &PacketView) {
         let l = self.params.level_of(pkt.color);
-        if !(self.params.cfg.ns2_out_forced_keeps_count && l > 0) {
+        if !self.params.forced_keeps_count(l) {
             self.drop[l].reset_count();
         }
     }

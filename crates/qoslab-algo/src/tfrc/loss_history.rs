@@ -164,6 +164,10 @@ impl LossHistoryParams {
         }
         self
     }
+    /// ns-2's `ShortIntervals_ 1` flags in force: the option, on a TFRC-SP history.
+    fn sp_ns2_flags(&self) -> bool {
+        self.ns2_short_flags && self.small_packet.is_some()
+    }
     /// Whether ns-2's loss-event rule is on.
     pub fn new_round_per_event(&self) -> bool {
         self.new_round_per_event
@@ -469,7 +473,7 @@ impl LossHistory {
     /// option).
     fn register_loss(&mut self, seq: u64, t: Time, run: u64, out: &mut PacketOutcome) {
         out.losses += 1;
-        let flags = self.params.ns2_short_flags && self.params.small_packet.is_some();
+        let flags = self.params.sp_ns2_flags();
         match self.open {
             None => {
                 self.open = Some(OpenInterval {
@@ -628,7 +632,7 @@ impl LossHistory {
     /// The length of the open interval `I_0` as it would enter the average.
     pub fn open_interval(&self, now: Time) -> Option<f64> {
         let o = self.open?;
-        if self.params.ns2_short_flags && self.params.small_packet.is_some() {
+        if self.params.sp_ns2_flags() {
             // ns-2 option: sample[0] counts the packets after the event's first loss;
             // sample/losses (integer division) while short.
             let n = self.highest.saturating_sub(o.start_seq);
@@ -661,7 +665,7 @@ impl LossHistory {
         // recent loss interval only if more than two round-trip times have passed since the
         // beginning of that loss interval".
         let exclude = self.params.small_packet.is_some()
-            && !self.params.ns2_short_flags
+            && !self.params.sp_ns2_flags()
             && self.open_duration(now, &o) <= self.rtt.saturating_mul(2);
         if self.params.ns2_discount {
             // ns-2 option: I_tot0 with the closed weights scaled by mult_factor·mult[i],

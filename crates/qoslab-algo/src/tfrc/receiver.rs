@@ -44,6 +44,8 @@
 //! - **Loss events** use the sender's feedback round (`PreciseLoss_`):
 //!   [`Ns2Compat::loss_event_needs_new_round`], read from [`DataPacket::round`].
 
+use std::collections::VecDeque;
+
 use super::equation::loss_rate_for_throughput;
 use super::loss_history::{LossHistory, LossHistoryParams};
 use super::{DataPacket, Feedback, Ns2Compat, SmallPacketParams};
@@ -140,6 +142,12 @@ pub struct ReceiverStats {
 /// many packets are counted per RTT.
 const ARRIVALS: usize = 1024;
 
+/// ns-2's nack timer interval (`tcp/tfrc-sink.cc` `nextpkt()`: 1.5·`rtt_`), used by the
+/// report-timing and idle-report options.
+fn ns2_nack_interval(r: Duration) -> Duration {
+    Duration(r.as_nanos() * 3 / 2)
+}
+
 /// A TFRC / TFRC-SP receiver (see the module docs).
 #[derive(Clone, Debug)]
 pub struct Receiver {
@@ -150,10 +158,10 @@ pub struct Receiver {
     /// (send timestamp, arrival) of the most recent new data packet.
     last_data: (Time, Time),
     last_size: u32,
-    /// ns-2 report-timing option: arrival times of the latest new data packets (a ring of
-    /// [`ARRIVALS`]) and packets received since the last report, for `est_thput()`.
-    arrivals: [Time; ARRIVALS],
-    n_arrivals: usize,
+    /// ns-2 report-timing option: arrival times of the latest new data packets (at most
+    /// [`ARRIVALS`], oldest first; empty and unallocated when the option is off) and packets
+    /// received since the last report, for `est_thput()`.
+    arrivals: VecDeque<Time>,
     pkts_since_report: u64,
     bytes: u64,
     window_start: Time,
@@ -177,8 +185,7 @@ impl Receiver {
             rtt: None,
             last_data: (Time::ZERO, Time::ZERO),
             last_size: 0,
-            arrivals: [Time::ZERO; ARRIVALS],
-            n_arrivals: 0,
+            arrivals: VecDeque::new(),
             pkts_since_report: 0,
             bytes: 0,
             window_start: Time::ZERO,
@@ -226,8 +233,10 @@ impl Receiver {
             self.last_data = (pkt.send_time, now);
             self.last_size = pkt.size;
             if self.params.ns2_report_at_arrival {
-                self.arrivals[self.n_arrivals % ARRIVALS] = now;
-                self.n_arrivals += 1;
+                if self.arrivals.len() == ARRIVALS {
+                    self.arrivals.pop_front();
+                }
+                self.arrivals.push_back(now);
                 self.pkts_since_report += 1;
             }
         }
@@ -277,7 +286,7 @@ impl Receiver {
         if self.params.ns2_report_at_arrival {
             // ns-2 option (tfrc-sink.cc nextpkt()/sendpkt(): the nack timer runs 1.5·rtt_
             // after every report and reports if last_arrival_ >= last_report_sent).
-            let due = now + Duration(r.as_nanos() * 3 / 2);
+            let due = now + ns2_nack_interval(r);
             if self.bytes > 0 {
                 let fb = self.feedback(now, FeedbackReason::Timer);
                 self.deadline = due;
@@ -301,7 +310,7 @@ impl Receiver {
             // ns-2 option (tfrc-sink.cc: the nack timer fires 1.5 R after the last report and
             // sendpkt() reports when last_arrival_ >= last_report_sent): report anyway, with
             // est_thput()'s default of one packet per second.
-            let due = self.window_start + Duration(r.as_nanos() * 3 / 2);
+            let due = self.window_start + ns2_nack_interval(r);
             if now >= due {
                 let one_pkt = self.last_size as f64;
                 let mut fb = self.feedback(now, FeedbackReason::Timer);
@@ -340,9 +349,11 @@ impl Receiver {
                 }
             } else {
                 let last = self.last_data.1;
-                let n = (0..self.n_arrivals.min(ARRIVALS))
-                    .map(|i| self.arrivals[(self.n_arrivals - 1 - i) % ARRIVALS])
-                    .take_while(|&t| t + r > last)
+                let n = self
+                    .arrivals
+                    .iter()
+                    .rev()
+                    .take_while(|&&t| t + r > last)
                     .count();
                 if n > 0 {
                     n as f64 / r.as_secs_f64()
@@ -394,7 +405,7 @@ impl Receiver {
         self.fb_at_arrival = now == self.last_data.1;
         // RFC 5348 §6.2: the feedback timer restarts after R (ns-2 option: 1.5 R).
         self.deadline = match self.rtt {
-            Some(r) if self.params.ns2_report_at_arrival => now + Duration(r.as_nanos() * 3 / 2),
+            Some(r) if self.params.ns2_report_at_arrival => now + ns2_nack_interval(r),
             Some(r) => now + r,
             None => Time::NEVER,
         };

@@ -437,6 +437,16 @@ impl Sender {
         (rate_gap, other)
     }
 
+    /// The nofeedback timer's multiple of R: 4 (RFC 5348 §4.3 (3), §4.4 (2)), or 2 with
+    /// [`Ns2Compat::nofeedback_halves_rate`] (ns-2 `tcp/tfrc.cc`).
+    fn nofeedback_rtts(&self) -> f64 {
+        if self.params.ns2.nofeedback_halves_rate {
+            2.0
+        } else {
+            4.0
+        }
+    }
+
     fn backlogged(&self) -> bool {
         self.params.app_backlog && self.params.app_rate.is_some()
     }
@@ -660,12 +670,7 @@ impl Sender {
         // ns-2 update_rtt(): tzero_ from the same sample (only used with the ns-2 option).
         self.ns2_rto.on_sample(Duration::from_secs_f64(r_sample));
         // RFC 5348 §4.3 (3): RTO = max(4*R, 2*s/X). ns-2 option: max(2R, 2s/X).
-        let k = if self.params.ns2.nofeedback_halves_rate {
-            2.0
-        } else {
-            4.0
-        };
-        self.rto = (k * r).max(2.0 * self.s_pkt / self.x);
+        self.rto = (self.nofeedback_rtts() * r).max(2.0 * self.s_pkt / self.x);
         if first {
             // RFC 5348 §4.2: initial_rate = W_init/R, W_init = min(4*s, max(2*s, 4380)).
             self.initial_rate = match self.params.initial_rate {
@@ -772,12 +777,7 @@ impl Sender {
             self.stats.nofeedback_reductions += 1;
         }
         // RFC 5348 §4.4 (2): restart the timer after max(4*R, 2*s/X) (ns-2 option: 2R).
-        let k = if self.params.ns2.nofeedback_halves_rate {
-            2.0
-        } else {
-            4.0
-        };
-        let t = (k * self.r.unwrap_or(0.0)).max(2.0 * self.s_pkt / self.x);
+        let t = (self.nofeedback_rtts() * self.r.unwrap_or(0.0)).max(2.0 * self.s_pkt / self.x);
         self.nofeedback_deadline = now + Duration::from_secs_f64(t);
         self.sent_since_timer = false;
         if self.params.ns2.nofeedback_halves_rate && self.r.is_some() {
