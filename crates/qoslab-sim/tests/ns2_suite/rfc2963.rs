@@ -21,9 +21,10 @@
 //! in RFC mode ours gives the CIR 2 Mb/s LANs +7 % of ns-2's yellow and the CIR 10 Mb/s LANs
 //! −7 %. The cause is ns-2.35's Sack1 loss recovery, not its trTCM or dsRED: with
 //! `sack_pipe = "ns2-sack1"` every LAN's yellow is within 1.5 % of ns-2 (40 seeds). The
-//! flows run at windows of 2.6 (CIR 2) to 8 segments (CIR 10) with 12 % to 3 % loss, so how a fast recovery cuts the
-//! window (ns-2: min(cwnd, rwnd)/2 as a real number, RFC 6675: FlightSize/2, at least 2
-//! segments) and what it may send (ns-2's pipe counter vs `SetPipe()`) set each LAN's share.
+//! flows run at windows of 2.6 (CIR 2) to 8 segments (CIR 10) with 12 % to 3 % loss, so how
+//! a fast recovery cuts the window (ns-2: min(cwnd, rwnd)/2 as a real number, RFC 6675:
+//! FlightSize/2, at least 2 segments) and what it may send (ns-2's pipe counter vs
+//! `SetPipe()`) set each LAN's share.
 
 use super::manifest;
 use qoslab_algo::meter::trtcm::TrTcmParams;
