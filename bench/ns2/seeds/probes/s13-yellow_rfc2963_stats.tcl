@@ -1,5 +1,7 @@
 # Finding 41 probe (session 13, s13-yellow): rfc2963.tcl with per-LAN diagnostics.
-# usage: ns s13-yellow_rfc2963_stats.tcl <cbs_bytes> <seed> [duration_s] [warmup_s] [window_pkts]
+# usage: ns s13-yellow_rfc2963_stats.tcl <cbs_bytes> <seed> [duration_s] [warmup_s] [window_pkts] [trace_file]
+# With trace_file, the links C1 -> ER1 and C5 -> ER1 are traced (trace-queue: "+" = arrival at
+# the edge queue, where ns-2's trTCM meters) for the meter replay of s13-yellow_trtcm_replay.py.
 # Prints, per LAN k over [warmup, duration): "S<k> <edge green/yellow/red pkts marked>
 # <core green/yellow/red arrivals> <core yellow drops> <core yellow edrops> <core green drops+edrops>
 # <TCP ndatapack_> <nrexmitpack_> <nrexmit_ (timeouts)>", then "done". Everything else as
@@ -97,6 +99,11 @@ for {set k 1} {$k <= $nlan} {incr k} {
 # average counts precedences 0..c), w 0.002 for all three, so ns-2's mixed-weight average
 # (sum of w_j q_j) is the nested virtual queue's. green (400, 800, 0.02), yellow (200, 400,
 # 0.05), red (100, 200, 0.1); 1000 packets.
+if {$argc > 5} {
+    set tf [open [lindex $argv 5] w]
+    $ns trace-queue $C(1) $ER1 $tf
+    $ns trace-queue $C(5) $ER1 $tf
+}
 set core [[$ns link $ER1 $ER2] queue]
 $core meanPktSize 1500
 $core set numQueues_ 1
