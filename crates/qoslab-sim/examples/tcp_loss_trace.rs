@@ -28,8 +28,7 @@ use std::io::Write;
 use qoslab_algo::rng::Rng;
 use qoslab_algo::{Duration, Time};
 use qoslab_sim::transport::tcp::{
-    Ack, App, RtoSsthresh, SackPipe, Segment, TcpConfig, TcpParams, TcpReceiver, TcpSender,
-    Variant,
+    Ack, App, RtoSsthresh, SackPipe, Segment, TcpConfig, TcpParams, TcpReceiver, TcpSender, Variant,
 };
 
 enum Ev {

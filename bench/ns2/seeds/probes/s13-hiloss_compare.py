@@ -35,11 +35,13 @@ class Side:
         self.span = 0.0
         self.episodes = []  # (timeouts, duration, sends)
         self.samples = 0
+        self.flight = []  # packets outstanding at each timeout
 
     def merge(self, o):
         for k in ("sends", "new", "rtx", "fast", "backed_time", "span", "samples"):
             setattr(self, k, getattr(self, k) + getattr(o, k))
         self.timeouts += o.timeouts
+        self.flight += o.flight
         self.episodes += o.episodes
 
 
@@ -55,7 +57,7 @@ class Episodes:
         if t >= SKIP and self.b > 0:
             self.s.backed_time += t - max(self.since, SKIP)
         if b > 0 and self.b == 0 and t >= SKIP:
-            self.ep = [t, 0, 0]
+            self.ep = [t, 1, 0]  # the timeout that started it (counted before set_b)
         if b == 0 and self.ep is not None:
             st, n, k = self.ep
             self.s.episodes.append((n, t - st, k))
@@ -63,7 +65,7 @@ class Episodes:
         self.b, self.since = b, t
 
     def timeout(self):
-        if self.ep is not None:
+        if self.ep is not None and self.b > 0:
             self.ep[1] += 1
 
     def send(self):
@@ -88,6 +90,7 @@ def run_ns2(p, seed, secs):
     last = None  # previous variable name
     pending_send = None
     cuts_at_timeout = None
+    hack, mseq = -1, -1
     lines = open(tr).read().split("\n")
     for ln in lines:
         f = ln.split()
@@ -104,6 +107,10 @@ def run_ns2(p, seed, secs):
                         s.rtx += 1
                 ep.send() if t >= SKIP else None
                 pending_send = None
+        if v == "ack_":
+            hack = int(x)
+        elif v == "maxseq_":
+            mseq = int(x)
         if v == "ndatapack_":
             pending_send = t
         elif v == "backoff_":
@@ -125,6 +132,7 @@ def run_ns2(p, seed, secs):
             rto = max(min(rto, 60.0), 2 * TICK)
             if t >= SKIP:
                 s.timeouts.append((t, backoff.bit_length() - 1, rto))
+                s.flight.append(mseq - hack)
                 ep.timeout()
             cuts_at_timeout = t
         elif v == "ncwndcuts_":
@@ -164,6 +172,7 @@ def run_ours(p, seed, secs, flags):
             bb = int(f[3])
             if t >= SKIP:
                 s.timeouts.append((t, bb, float(f[2])))
+                s.flight.append(int(f[7]) - int(f[6]))
                 ep.timeout()
             b = bb + 1 if "ns2" not in flags or bb < 6 else bb
             ep.set_b(t, b)
@@ -198,7 +207,11 @@ def report(name, s):
     print(f"backoff episodes {len(eps) / T:.4f}/s: timeouts per episode {sum(e[0] for e in eps) / ne:.2f}, "
           f"duration {sum(e[1] for e in eps) / ne:.2f} s, sends per episode {sum(e[2] for e in eps) / ne:.2f}; "
           f"episodes with k timeouts: " + ", ".join(
-              f"{k}: {100 * sum(1 for e in eps if min(e[0], 6) == k) / ne:.1f} %" for k in range(1, 7)))
+              f"{k}: {100 * sum(1 for e in eps if min(e[0], 6) == k) / ne:.1f} %" for k in range(1, 7)) + " (6 = 6 or more)")
+    fl = collections.Counter(min(x, 6) for x in s.flight)
+    nf = max(len(s.flight), 1)
+    print(f"packets outstanding at a timeout: mean {sum(s.flight) / nf:.2f}; " + ", ".join(
+        f"{k}{'+' if k == 6 else ''}: {100 * fl[k] / nf:.1f} %" for k in range(1, 7)))
     print()
 
 
