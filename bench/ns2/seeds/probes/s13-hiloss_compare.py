@@ -10,7 +10,7 @@ timeout, the RTO that expired, the time spent backed off, and per backoff episod
 at backoff 0 until the backoff is reset by an RTT sample) its timeouts, duration and sends.
 
 usage: python3 bench/ns2/seeds/probes/s13-hiloss_compare.py [--p 0.3] [--seeds 10]
-       [--secs 2000] [--modes ns2,rfc] [--extra ns2-half-window,...]
+       [--secs 2000] [--skip 100] [--modes ns2,rfc] [--extra ns2-half-window,...]
 """
 import argparse
 import collections
@@ -222,12 +222,15 @@ def main():
     ap.add_argument("--secs", type=int, default=2000)
     ap.add_argument("--modes", default="ns2,rfc")
     ap.add_argument("--extra", default="", help="extra flags for ns2_compat runs, comma-separated")
+    ap.add_argument("--skip", type=float, default=100.0, help="seconds left out at the start")
     a = ap.parse_args()
+    global SKIP
+    SKIP = a.skip
     seeds = range(1, a.seeds + 1)
     tot = Side()
     for sd in seeds:
         tot.merge(run_ns2(a.p, sd, a.secs))
-    print(f"# p = {a.p}, seeds 1..{a.seeds}, {a.secs} s each (first {SKIP:.0f} s left out)\n")
+    print(f"# p = {a.p}, seeds 1..{a.seeds}, {a.secs} s each (first {SKIP:g} s left out)\n")
     report("ns-2.35 Agent/TCP/Sack1", tot)
     for m in a.modes.split(","):
         flags = (["ns2"] + [x for x in a.extra.split(",") if x]) if m == "ns2" else []
