@@ -90,6 +90,24 @@ fn main() {
     let ts = |t: Time| t.as_nanos() as f64 / 1e9;
     let (mut samples, mut fast) = (0u64, 0u64);
     loop {
+        // What the last event did (printed before the segments it released).
+        if tx.stats().fast_recoveries != fast {
+            fast = tx.stats().fast_recoveries;
+            writeln!(o, "F {:.6}", ts(now)).unwrap();
+        }
+        if tx.stats().rtt_samples != samples {
+            samples = tx.stats().rtt_samples;
+            let r = tx.rtt_estimator();
+            writeln!(
+                o,
+                "R {:.6} {:.4} {:.4} {}",
+                ts(now),
+                r.last_sample().map_or(0.0, |d| d.as_secs_f64()),
+                tx.rto().as_secs_f64(),
+                r.backoff_count()
+            )
+            .unwrap();
+        }
         // Drain the sender.
         while let Some(seg) = tx.poll_transmit(now) {
             writeln!(
@@ -111,23 +129,6 @@ fn main() {
             let at = t2 + d_core + ser1 + d_access;
             heap.push(Reverse((at, evs.len() as u64)));
             evs.push(Some(Ev::Data(seg)));
-        }
-        if tx.stats().fast_recoveries != fast {
-            fast = tx.stats().fast_recoveries;
-            writeln!(o, "F {:.6}", ts(now)).unwrap();
-        }
-        if tx.stats().rtt_samples != samples {
-            samples = tx.stats().rtt_samples;
-            let r = tx.rtt_estimator();
-            writeln!(
-                o,
-                "R {:.6} {:.4} {:.4} {}",
-                ts(now),
-                r.last_sample().map_or(0.0, |d| d.as_secs_f64()),
-                tx.rto().as_secs_f64(),
-                r.backoff_count()
-            )
-            .unwrap();
         }
         let wire = heap.peek().map(|r| r.0 .0);
         let Some(next) = [wire, tx.poll_timeout(), rx.poll_timeout()]
