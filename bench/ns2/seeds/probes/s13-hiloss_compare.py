@@ -10,7 +10,7 @@ timeout, the RTO that expired, the time spent backed off, and per backoff episod
 at backoff 0 until the backoff is reset by an RTT sample) its timeouts, duration and sends.
 
 usage: python3 bench/ns2/seeds/probes/s13-hiloss_compare.py [--p 0.3] [--seeds 10]
-       [--secs 2000] [--skip 100] [--modes ns2,rfc] [--extra ns2-half-window,...]
+       [--secs 2000] [--skip 100] [--modes ns2,rfc] [--extra ns2-half-window,...] [--ns2-nosyn]
 """
 import argparse
 import collections
@@ -76,10 +76,10 @@ class Episodes:
         self.set_b(self.end, self.b)
 
 
-def run_ns2(p, seed, secs):
+def run_ns2(p, seed, secs, nosyn=False):
     tr = f"/tmp/s13-hiloss_ns_{p}_{seed}.tr"
-    subprocess.run(["nice", "-n", "19", "ns", TCL, str(p), str(seed), str(secs), tr],
-                   check=True, capture_output=True)
+    subprocess.run(["nice", "-n", "19", "ns", TCL, str(p), str(seed), str(secs), tr]
+                   + (["nosyn"] if nosyn else []), check=True, capture_output=True)
     s = Side()
     s.span = secs - SKIP
     ep = Episodes(s, secs)
@@ -223,15 +223,16 @@ def main():
     ap.add_argument("--modes", default="ns2,rfc")
     ap.add_argument("--extra", default="", help="extra flags for ns2_compat runs, comma-separated")
     ap.add_argument("--skip", type=float, default=100.0, help="seconds left out at the start")
+    ap.add_argument("--ns2-nosyn", action="store_true", help="ns-2 with syn_ false")
     a = ap.parse_args()
     global SKIP
     SKIP = a.skip
     seeds = range(1, a.seeds + 1)
     tot = Side()
     for sd in seeds:
-        tot.merge(run_ns2(a.p, sd, a.secs))
+        tot.merge(run_ns2(a.p, sd, a.secs, a.ns2_nosyn))
     print(f"# p = {a.p}, seeds 1..{a.seeds}, {a.secs} s each (first {SKIP:g} s left out)\n")
-    report("ns-2.35 Agent/TCP/Sack1", tot)
+    report("ns-2.35 Agent/TCP/Sack1" + (" syn_ false" if a.ns2_nosyn else ""), tot)
     for m in a.modes.split(","):
         flags = (["ns2"] + [x for x in a.extra.split(",") if x]) if m == "ns2" else []
         tot = Side()

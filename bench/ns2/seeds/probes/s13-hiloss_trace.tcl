@@ -4,7 +4,9 @@
 # (highest_ack_), maxseq_, backoff_, rtt_, srtt_, rttvar_, ndatapack_ (sends),
 # nrexmitpack_ (retransmitted sends), nrexmit_ (timeouts), dupacks_, ncwndcuts_ (every
 # slowdown(): timeouts and fast retransmits).
-# usage: ns s13-hiloss_trace.tcl <p> <seed> <duration_s> <trace_file>
+# With a fifth argument `nosyn`: `syn_ false` (no SYN before the first data packet; ns-2.35's
+# default is `syn_ true`, README section 9.3, finding 17).
+# usage: ns s13-hiloss_trace.tcl <p> <seed> <duration_s> <trace_file> [nosyn]
 set p [lindex $argv 0]
 set seed [lindex $argv 1]
 set dur [lindex $argv 2]
@@ -20,6 +22,7 @@ Agent/TCP set singledup_ 1
 Agent/TCP set minrto_ 0.2
 Agent/TCP set maxrto_ 60
 Agent/TCP set tcpTick_ 0.01
+if {[llength $argv] > 4 && [lindex $argv 4] == "nosyn"} { Agent/TCP set syn_ false }
 
 set G1 [$ns node]
 set G2 [$ns node]
