@@ -16,7 +16,7 @@
 //! | `initial_rto` | `"1s"` | RFC 6298 (2.1) |
 //! | `clock_granularity` | `"0s"` | exact timers (RFC 6298's G = 0); set e.g. `"10ms"` for ns-2's `tcpTick_` |
 //! | `delayed_ack` | `"off"` | an ACK per segment, as ns-2's `TCPSink` used by the seeds |
-//! | `ns2_compat` | `false` | RFC behaviour; `true`: ns-2 (2000–2001) Reno loss response, ns-2's ECN halving and tick timer (needs `clock_granularity > 0`) |
+//! | `ns2_compat` | `false` | RFC behaviour; `true`: ns-2 (2000–2001) Reno loss response, ns-2's ECN halving, ns-2.35's tick timer and backoff (needs `clock_granularity > 0`), and ns-2.35 Sack1's rules after a timeout (SACK) |
 //! | `ecn` | `false` | RFC 3168 ECN-capable TCP: data sent ECT, ECN-Echo halves the window (`true`/`false`) |
 //! | `timestamps` | `false` | RFC 7323 timestamps: an RTT sample from every new ACK; adds no header bytes (`true`/`false`) |
 //! | `rto_ssthresh` | `"min-kept-flight-size"` | ssthresh at a timeout that interrupts loss recovery: recovery's ssthresh capped by RFC 5681 (4); `"flight-size"` (4) as written (may raise it); `"keep-in-recovery"` recovery's ssthresh (Linux; may exceed (4)); `"ns2-half-window"` ns-2.35's `TcpAgent::timeout` at every timeout, any variant (max(⌊cwnd/2⌋, 2) segments, 2 after a back-to-back timeout; not RFC 5681): `TcpParams::rto_ssthresh` |

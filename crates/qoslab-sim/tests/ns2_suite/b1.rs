@@ -98,18 +98,20 @@ fn check(p: &str) {
     );
 }
 
-/// Finding 39 (session 12): at drop rates of 0.2 and more both simulators' SACK TCP spend
-/// most of the time in backed-off timeouts, and our RFC 6298 timer (backoff ended by any
-/// valid RTT sample, SRTT kept) sends more than ns-2's. With ns-2's timer
-/// (`TcpParams::ns2_compat`: tick-based RTO, backoff ended only when the timed segment is
-/// acknowledged, SRTT discarded past 8×) the gap shrinks but does not close: over seeds 1..40
-/// of both (ns-2's in `tests/data/ns2/rfc4828_table7_tcp.csv`) at p = 0.2, ns-2 69.6 ± 3.2,
-/// ours +17.7 % in RFC mode and +9.7 % with `ns2_compat` (95 % CIs ±2.2 Kb/s). Over seeds
-/// 1..10 alone `ns2_compat` was −1.9 %: ns-2's first ten seeds run 9 % above its 40-seed
-/// mean, so the earlier 5 % agreement was seed luck. Asserted: `ns2_compat` within 13 % of
-/// ns-2 and at least 5 points closer to it than RFC mode; the rest is open (finding 39).
+/// Finding 39 (sessions 12 and 13): at drop rates of 0.2 and more both simulators' SACK TCP
+/// spend most of the time in backed-off timeouts, and our RFC 6298 timer (backoff ended by
+/// any valid RTT sample, SRTT kept) and RFC 6675 recovery send more than ns-2's. With ns-2's
+/// rules (`TcpParams::ns2_compat`: tick-based RTO, backoff ended only when the timed segment
+/// is acknowledged, SRTT discarded past 8×, and since session 13 the backoff going on past
+/// 64× up to `max_rto` as ns-2.35's `rfc2988_`, and Sack1's rules after a timeout: duplicate
+/// ACKs ignored until new data is acknowledged, one segment per duplicate ACK before
+/// `recover`, a new recovery only beyond it) the gap closes: over seeds 1..40 of both
+/// (ns-2's in `tests/data/ns2/rfc4828_table7_tcp.csv`) at p = 0.2, ns-2 69.6 ± 3.2 Kb/s, ours
+/// +17.7 % in RFC mode and −1.7 % with `ns2_compat` (68.4 ± 2.9; session 12's timer alone:
+/// +9.7 %). Asserted: `ns2_compat` within 5 % of ns-2 and at least 10 points closer to it
+/// than RFC mode.
 #[test]
-fn sack_ns2_compat_at_20_percent_closes_about_half_the_gap_to_ns2() {
+fn sack_ns2_compat_at_20_percent_matches_ns2_over_40_seeds() {
     use qoslab_sim::scenario::spec::FlowKind;
     let run = |seed: u64, compat: bool| {
         let mut s = load(&manifest(
@@ -139,16 +141,64 @@ fn sack_ns2_compat_at_20_percent_closes_about_half_the_gap_to_ns2() {
         100.0 * compat
     );
     assert!(
-        compat.abs() <= 0.13,
-        "ns2_compat {:+.1} % of ns-2 (bound 13 %)",
+        compat.abs() <= 0.05,
+        "ns2_compat {:+.1} % of ns-2 (bound 5 %)",
         100.0 * compat
     );
     assert!(
-        rfc - compat.abs() >= 0.05,
-        "ns2_compat ({:+.1} %) is not 5 points closer to ns-2 than RFC mode ({:+.1} %)",
+        rfc - compat.abs() >= 0.10,
+        "ns2_compat ({:+.1} %) is not 10 points closer to ns-2 than RFC mode ({:+.1} %)",
         100.0 * compat,
         100.0 * rfc
     );
+}
+
+/// Finding 39 (session 13) at p = 0.3, seeds 1..40 of both: ns-2 20.69 ± 1.63 Kb/s (95 %
+/// CI), ours RFC mode 29.38 ± 2.30 (+42.1 %, the intervals apart), `ns2_compat` 18.64 ± 1.98
+/// (−9.9 %, the intervals overlapping). Asserted: `ns2_compat` within 5 % or inside the two
+/// intervals, RFC mode neither.
+#[test]
+fn sack_ns2_compat_at_30_percent_within_the_cis_of_ns2_over_40_seeds() {
+    use qoslab_sim::scenario::spec::FlowKind;
+    let run = |seed: u64, compat: bool| {
+        let mut s = load(&manifest(
+            "../../scenarios/rfc4828/table7/sack-packet-loss.toml",
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        for l in s.links.iter_mut() {
+            if matches!(l.loss, Some(LossSpec::Packet { p: old }) if old > 0.0) {
+                l.loss = Some(LossSpec::Packet { p: 0.3 });
+            }
+        }
+        for f in s.flows.iter_mut() {
+            if let FlowKind::Tcp(t) = &mut f.kind {
+                t.ns2_compat = compat;
+            }
+        }
+        mean_send_kbps(&Simulator::new(s, seed).unwrap().run().unwrap())
+    };
+    // (mean, half-width of the 95 % interval; t(39) = 2.023).
+    let mean_ci = |v: &[f64]| {
+        let n = v.len() as f64;
+        let m = v.iter().sum::<f64>() / n;
+        let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
+        (m, 2.023 * (var / n).sqrt())
+    };
+    let ns2 = &ns2_reference()["0.3"];
+    assert_eq!(ns2.len(), 40, "ns-2 seeds 1..40 at p = 0.3");
+    let (nm, nh) = mean_ci(ns2);
+    let within = |compat: bool| {
+        let v: Vec<f64> = (1..=40).map(|s| run(s, compat)).collect();
+        let (m, h) = mean_ci(&v);
+        eprintln!(
+            "p = 0.3, 40 seeds: ns-2.35 {nm:.2} ± {nh:.2}; ours (ns2_compat {compat}) {m:.2} ± \
+             {h:.2} ({:+.1} %)",
+            100.0 * (m / nm - 1.0)
+        );
+        (m / nm - 1.0).abs() <= 0.05 || (m - nm).abs() <= nh + h
+    };
+    assert!(within(true), "ns2_compat outside 5 % and the CIs");
+    assert!(!within(false), "RFC mode inside 5 % or the CIs");
 }
 
 #[test]

@@ -59,7 +59,7 @@ pub struct TcpParams {
     /// Behave like the ns-2 of the seeds' era (ns-2.1b7/b8, 2000–2001, the simulator of the
     /// RIO seed) where its one-way `Agent/TCP` differs from the RFC reading. Default false.
     ///
-    /// It changes three things, for **every variant** unless a bullet says otherwise
+    /// It changes four things, for **every variant** unless a bullet says otherwise
     /// (details in [`super::sender`] "ns-2 compatibility" and "ECN", and [`super::rtt`]):
     /// - **Reno's loss response** (`Agent/TCP/Reno` before 2002): a fast retransmit is
     ///   allowed again after a partial ACK ended fast recovery (only a timeout blocks it
@@ -67,9 +67,17 @@ pub struct TcpParams {
     ///   every fast retransmit and every timeout (from cwnd, never held), window inflation
     ///   `dupwnd` kept apart from cwnd (also after a blocked fast retransmit), and cwnd
     ///   growth on the ACK that ends recovery. NewReno and SACK recovery are unchanged.
+    /// - **SACK after a timeout** (ns-2.35 `Agent/TCP/Sack1`, SACK only; issue 14, finding
+    ///   39): duplicate ACKs are ignored until an ACK advances SND.UNA (`timeout_`); then
+    ///   the first and second duplicate ACKs each let one more segment go beyond cwnd
+    ///   (`send_one`, limited transmit by cwnd, not RFC 6675's pipe) even while a new
+    ///   recovery is not yet allowed, and a new recovery needs SND.UNA strictly beyond the
+    ///   `recover` point of the timeout (`highest_ack_ > recover_`: one segment more than
+    ///   RFC 6675 §5.1's HighACK ≥ RecoveryPoint).
     /// - **The retransmission timer** (`TcpAgent::rtt_update`/`rtt_timeout`, all variants):
     ///   ns-2's integer tick arithmetic (`RTO = ⌊SRTT + 4·RTTVAR⌋` ticks, no `max(G, ·)`
-    ///   term, at least two ticks) and its backoff (at most 64×, SRTT discarded past 8×).
+    ///   term, at least two ticks) and its backoff (doubling while below 64× or below
+    ///   `max_rto`, as ns-2.35's `rfc2988_`; SRTT discarded past 8×).
     ///   Needs `clock_granularity > 0` (ns-2's `tcpTick_`).
     /// - **The ECN response** (`TcpAgent::ecn`/`slowdown`/`newtimer`, all variants, only
     ///   when `ecn` is on): the window halved in whole packets down to 0, a cwnd of 0 held

@@ -42,9 +42,16 @@
 //!   (300 ms with ns-2's 2000-era `tcpTick_ 0.1`), where the RFC mode decays to 2 ticks;
 //! - the timeout is `RTO·backoff`, then at most `max_rto`, at least `min_rto` (ns-2's
 //!   `minrto_`, added in 2001 with default 0) and at least two ticks;
-//! - backoff doubles up to 64×; beyond 8× the SRTT is discarded (`rttvar4 += srtt8/8`,
-//!   `srtt8 = 0`), so the next sample starts the estimator afresh. A valid sample resets
-//!   the backoff (ns-2 `newack`: `t_backoff_ = 1` only when a timed segment is acknowledged).
+//! - backoff doubles while it is below 64× **or** the backed-off timeout is still below
+//!   `max_rto` (ns-2.35's `rtt_backoff` with `rfc2988_ true`, its default since 2002/03;
+//!   the ns-2 of 1997–2001 stopped at 64×, which with a 0.4 s RTO is 25.6 s where ns-2.35
+//!   goes on to `maxrto_` = 60 s: issue 14, finding 39); beyond 8× the SRTT is discarded
+//!   (`rttvar4 += srtt8/8`, `srtt8 = 0`), so the next sample starts the estimator afresh. A
+//!   valid sample resets the backoff (ns-2 `newack`: `t_backoff_ = 1` only when a timed
+//!   segment is acknowledged). Not modelled: ns-2.35 with `rfc2988_` also raises an RTO below
+//!   `minrto_` to `minrto_` *before* the backoff (`minrto_·backoff`), where this timer clamps
+//!   after it (`max(RTO·backoff, min_rto)`, the pre-2002 order); the two differ only while
+//!   the unbacked RTO is below `min_rto`.
 
 use qoslab_algo::Duration;
 
@@ -178,10 +185,14 @@ impl RttEstimator {
     }
 
     /// (5.5) The host MUST set RTO <- RTO * 2 ("back off the timer"), bounded by max_rto.
-    /// ns-2 (`rtt_backoff`): doubles up to 64×; beyond 8× the SRTT is discarded.
+    /// ns-2.35 (`rtt_backoff`, `rfc2988_ true`): doubles while below 64× or while the
+    /// backed-off timeout is below `max_rto`; beyond 8× the SRTT is discarded.
     pub fn back_off(&mut self) {
+        let below_max = self.rto() < self.max_rto;
         if let Some(t) = self.ns2.as_mut() {
-            if self.backoff < 6 {
+            // "if (t_backoff_ < 64 || (rfc2988_ && rtt_timeout() < maxrto_)) t_backoff_ <<= 1"
+            // (the shift is capped at 2^62, far beyond any max_rto in nanoseconds).
+            if self.backoff < 6 || (below_max && self.backoff < 62) {
                 self.backoff += 1;
             }
             if self.backoff > 3 {
@@ -331,8 +342,9 @@ mod tests {
             (Some(us(112_500)), us(62_500), ms(360))
         );
         // Backoff 2, 4, 8: SRTT kept; 16: SRTT discarded (rttvar4 += 90/8 = 11); then 32,
-        // 64, and 64 again (ns-2's cap).
-        let seq: Vec<_> = (0..7)
+        // 64, 128 (ns-2.35 with rfc2988_: past 64 while below maxrto_), 256 capped at
+        // max_rto = 60 s, and no further doubling once there.
+        let seq: Vec<_> = (0..9)
             .map(|_| {
                 e.back_off();
                 (e.rto(), e.srtt().is_some())
@@ -347,9 +359,12 @@ mod tests {
                 (ms(5760), false),
                 (ms(11_520), false),
                 (ms(23_040), false),
-                (ms(23_040), false),
+                (ms(46_080), false),
+                (ms(60_000), false),
+                (ms(60_000), false),
             ]
         );
+        assert_eq!(e.backoff_count(), 8);
         // The next sample starts afresh (srtt8 was 0) and ends the backoff.
         e.sample(ms(100));
         assert_eq!((e.backoff_count(), e.rto()), (0, ms(300)));

@@ -105,6 +105,22 @@
 //! - **Exit.** Any new ACK ends fast recovery, and that ACK opens cwnd like any other
 //!   (`recv_newack_helper` → `opencwnd`), from `cwnd = halfwin`.
 //!
+//! # ns-2 compatibility: SACK after a timeout
+//! With `ns2_compat` a SACK sender also follows ns-2.35's `Agent/TCP/Sack1` (`tcp-sack1.cc`)
+//! between a timeout and the next loss recovery (issue 14, finding 39 of
+//! `bench/ns2/seeds/README.md`, where these rules were found by tracing one flow of RFC 4828
+//! B.1 at p = 0.2–0.5 in both simulators):
+//! - duplicate ACKs are ignored until an ACK advances SND.UNA (Sack1's `timeout_` flag);
+//! - after that, while a new recovery is not allowed, the first and second duplicate ACKs
+//!   each release one segment beyond cwnd (`send_one()`: the next segment of the go-back-N
+//!   sweep or new data), where the RFC mode sends nothing until SND.UNA reaches `recover`
+//!   (RFC 6675 §5 step (3)'s limited transmit is tied to a possible recovery);
+//! - a new recovery needs SND.UNA strictly beyond the timeout's `recover`
+//!   (`dupack_action()`: `highest_ack_ > recover_`, packet numbers, `recover_ = maxseq_`),
+//!   one segment more than RFC 6675 §5.1's `HighACK >= RecoveryPoint`: if the first segment
+//!   sent after the data outstanding at the timeout is lost, ns-2 waits for the
+//!   (still backed-off) timer where RFC 6675 recovers by fast retransmit.
+//!
 //! Left as above, because ns-2 does the same: RTT timing and its cancellation at fast
 //! retransmit and timeout (`reset_rtx_timer` clears `rtt_active_`), timer restart on each
 //! new ACK (`newtimer`), go-back-N after a timeout, limited transmit = `singledup_`
@@ -320,6 +336,9 @@ pub struct TcpSender {
     ecn_hold: bool,
     /// ns-2 `ecn_backoff_` (only with `ns2`).
     ecn_backoff: bool,
+    /// ns-2 Sack1 `timeout_` (only with `ns2` and SACK): set by a timeout, cleared by the
+    /// next ACK that advances SND.UNA; duplicate ACKs in between are ignored.
+    ns2_after_rto: bool,
     stats: TcpSenderStats,
 }
 
@@ -381,6 +400,7 @@ impl TcpSender {
             cwr_pending: false,
             ecn_hold: false,
             ecn_backoff: false,
+            ns2_after_rto: false,
             stats: TcpSenderStats::default(),
         }
     }
@@ -693,6 +713,7 @@ impl TcpSender {
             self.sb.advance(ackno / self.mss);
         }
         self.consecutive_rtos = 0;
+        self.ns2_after_rto = false;
         self.dupacks = 0;
         self.lt_sent = 0;
         // ns-2 Reno recv(): any new ACK sets dupwnd_ = 0.
@@ -776,8 +797,13 @@ impl TcpSender {
     }
 
     fn on_dupack(&mut self, now: Time) {
-        self.dupacks = self.dupacks.saturating_add(1);
         self.stats.dupacks += 1;
+        if self.ns2_after_rto {
+            // ns-2 Sack1 recv(): "else if (timeout_ == FALSE)" — after a timeout, duplicate
+            // ACKs count for nothing until an ACK of new data.
+            return;
+        }
+        self.dupacks = self.dupacks.saturating_add(1);
         if self.recovery.is_some() {
             if self.ns2_reno() {
                 // ns-2 Reno: ++dupwnd_ for each duplicate ACK after the DupThresh-th.
@@ -804,6 +830,18 @@ impl TcpSender {
         }
     }
 
+    /// ns-2.35 Sack1 after a timeout (`ns2_compat`, SACK): past the first ACK that advanced
+    /// SND.UNA, not in recovery and a new recovery not yet allowed — the duplicate ACKs then
+    /// release one segment each (`send_one()`: `t_seqno_ <= highest_ack_ + cwnd_ +
+    /// dupacks_`, the next segment of the go-back-N sweep or new data), not RFC 6675's pipe.
+    fn ns2_sack_rto_repair(&self) -> bool {
+        self.ns2
+            && self.variant == Variant::Sack
+            && !self.ns2_after_rto
+            && self.recovery.is_none()
+            && !self.may_enter_recovery()
+    }
+
     /// The guard against a second fast retransmit for losses of one window.
     fn may_enter_recovery(&self) -> bool {
         match (self.variant, self.recover) {
@@ -817,6 +855,13 @@ impl TcpSender {
             }
             // RFC 6582 §3.2 (2), careful variant: the ACK must cover more than recover.
             (Variant::Reno | Variant::NewReno, Some(r)) => self.snd_una > r,
+            // ns-2.35 Sack1 dupack_action(): after a timeout, `highest_ack_ > recover_` with
+            // recover_ = maxseq_ (packet numbers): one segment beyond the data sent before
+            // the timeout must be acknowledged. (Sack1 zeroes recover_ when a fast recovery
+            // ends, so after a fast recovery nothing more is required.)
+            (Variant::Sack, Some(r)) if self.ns2 && self.last_action == LastAction::Timeout => {
+                self.snd_una > r
+            }
             // RFC 6675 §5.1: no new recovery until HighACK >= RecoveryPoint.
             (Variant::Sack, Some(r)) => self.snd_una >= r,
         }
@@ -1048,7 +1093,7 @@ impl TcpSender {
         // RFC 3042: on the first and second duplicate ACKs, one new segment each beyond cwnd.
         let lt_allowance = if self.limited_transmit
             && self.recovery.is_none()
-            && self.variant != Variant::Sack
+            && (self.variant != Variant::Sack || self.ns2_sack_rto_repair())
             && self.dupacks < self.dupthresh
         {
             self.dupacks.min(2) as u64 * self.mss
@@ -1133,7 +1178,16 @@ impl TcpSender {
             self.snd_nxt = seq.min(self.snd_max);
             if self.snd_nxt < self.snd_max {
                 let (s, len) = self.seg_at(self.snd_nxt);
-                if s + len - self.snd_una > cwnd {
+                // ns-2 Sack1 send_one() sends the next segment of the sweep too.
+                let lt = if self.limited_transmit
+                    && self.ns2_sack_rto_repair()
+                    && self.dupacks < self.dupthresh
+                {
+                    self.dupacks.min(2) as u64 * self.mss
+                } else {
+                    0
+                };
+                if s + len - self.snd_una > cwnd + lt {
                     return None;
                 }
                 return Some(self.emit(now, s, len));
@@ -1246,6 +1300,9 @@ impl TcpSender {
             self.ssthresh = ((self.snd_max - self.snd_una) / 2).max(2 * self.mss);
         }
         self.consecutive_rtos += 1;
+        // ns-2 Sack1 timeout(): `timeout_ = TRUE` (duplicate ACKs ignored until new data is
+        // acknowledged).
+        self.ns2_after_rto = self.ns2 && self.variant == Variant::Sack;
         // RFC 5681 §3.1: cwnd = LW = 1 full-sized segment.
         self.set_cwnd(self.mss);
         // RFC 6582 §3.2 (4) / RFC 6675 §5.1: recover = highest sequence transmitted.

@@ -213,3 +213,73 @@ fn ns2_timer_keeps_three_ticks_where_rfc_decays_to_two() {
         ]
     );
 }
+
+/// SACK with `ns2_compat` after a timeout (ns-2.35 `Agent/TCP/Sack1`, finding 39), against
+/// the RFC mode. Common scenario, SACK, limited transmit on, initial RTO 1 s, 20 segments.
+fn sack_after_rto(ns2: bool, drops: &[(u64, u32)]) -> Wire {
+    let p = TcpParams {
+        ns2_compat: ns2,
+        limited_transmit: true,
+        ..params(Variant::Sack)
+    };
+    let mut w = Wire::new(p, App::Bytes(20_000), 50, None, drops);
+    w.run_until(Time::from_millis(4000));
+    w
+}
+
+#[test]
+fn sack_after_a_timeout_ns2_needs_one_segment_beyond_recover_for_a_fast_retransmit() {
+    // Segments 0 and 1 (IW 2) are lost: timeout at 1000 ms (initial RTO 1 s; recover =
+    // 2000, ssthresh 2000, backoff 2x). 0 is resent and acknowledged at 1100: cwnd 2000,
+    // 1 (go-back-N) and 2 (new, timed) leave. 2 is lost. ACK 2000 at 1200: SND.UNA =
+    // recover; cwnd 2500 (congestion avoidance), 3 leaves. Duplicate ACKs for 2000 (SACKing
+    // 3, 4, 5) at 1300, 1400, 1500.
+    let drops = [(0, 1), (1000, 1), (2000, 1)];
+    // RFC 6675: recovery is allowed again (HighACK >= RecoveryPoint); limited transmit
+    // sends 4 and 5, and the third duplicate ACK retransmits 2 at 1500 ms (then new data
+    // as pipe allows).
+    let w = sack_after_rto(false, &drops);
+    assert_eq!(
+        (sent_at(&w, 1300), sent_at(&w, 1400)),
+        (vec![4000], vec![5000])
+    );
+    assert_eq!(sent_at(&w, 1500)[0], 2000);
+    assert_eq!(w.tx.stats().fast_recoveries, 1);
+    assert_eq!(timeouts_ms(&w), vec![1000]);
+    // ns-2 Sack1: recovery needs highest_ack_ > recover_, i.e. 2 acknowledged. send_one()
+    // sends 4 and 5 (cwnd 2.5 + 1, + 2 segments); the third duplicate ACK does nothing, and
+    // the timer (restarted at 1200 ms, RTO 1 s backed off to 2 s, no sample since 2 was
+    // lost) expires at 3200 ms.
+    let w = sack_after_rto(true, &drops);
+    assert_eq!(
+        (sent_at(&w, 1300), sent_at(&w, 1400)),
+        (vec![4000], vec![5000])
+    );
+    assert_eq!(sent_at(&w, 1500), Vec::<u64>::new());
+    assert_eq!(w.tx.stats().fast_recoveries, 0);
+    assert_eq!(timeouts_ms(&w), vec![1000, 3200]);
+    assert_eq!(sent_at(&w, 3200), vec![2000]);
+}
+
+#[test]
+fn sack_after_a_timeout_ns2_sends_one_segment_per_duplicate_ack_before_recover() {
+    // Segments 0 and 1 are lost, timeout at 1000 ms (recover = 2000); 0 is resent, ACK 1000
+    // at 1100: cwnd 2000, 1 (go-back-N) and 2 (new) leave; 1 is lost again. 2 arrives:
+    // duplicate ACK for 1000 at 1200 ms, SND.UNA below recover.
+    let drops = [(0, 1), (1000, 1), (1000, 2)];
+    // RFC mode: no limited transmit while repairing after a timeout (RFC 6675 §5 (3) goes
+    // with a possible recovery): nothing is sent until the timer.
+    let w = sack_after_rto(false, &drops);
+    assert_eq!(sent_at(&w, 1200), Vec::<u64>::new());
+    assert_eq!(w.tx.stats().limited_transmits, 0);
+    // ns-2 Sack1 send_one(): 3 at 1200 ms (t_seqno_ 3 <= highest_ack_ 0 + cwnd_ 2 +
+    // dupacks_ 1), 4 at 1300 ms on the second duplicate ACK; the third (1400 ms) may not
+    // start a recovery (2000 not yet acknowledged): the timer, restarted at 1100 ms with
+    // the backed-off 2 s, expires at 3100 ms.
+    let w = sack_after_rto(true, &drops);
+    assert_eq!(
+        (sent_at(&w, 1200), sent_at(&w, 1300), sent_at(&w, 1400)),
+        (vec![3000], vec![4000], vec![])
+    );
+    assert_eq!(timeouts_ms(&w), vec![1000, 3100]);
+}
