@@ -480,6 +480,7 @@ fn ns2_high_loss_single_flows_match_ns2_probe() {
         rtt_filter_df: false,
         slow_start_send_at_feedback: false,
         init_rate_300: false,
+        sp_header_32: false,
         ..Ns2Compat::ns2()
     };
     for (kind, p, ns2) in NS2_PROBE_KBPS {
@@ -528,6 +529,7 @@ fn tfrc_high_loss_probe() {
             "rtt_filter_df" => ns2.rtt_filter_df = false,
             "slow_start_send_at_feedback" => ns2.slow_start_send_at_feedback = false,
             "init_rate_300" => ns2.init_rate_300 = false,
+            "sp_header_32" => ns2.sp_header_32 = false,
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
         }
     }

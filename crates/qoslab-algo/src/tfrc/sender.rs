@@ -133,8 +133,9 @@
 //! - **Application** (ns-2's RFC 4828 App. B set-up, not a TFRC rule): its CBR-fed agent
 //!   queues the application's packets without bound (`maxqueue_`):
 //!   [`SenderParams::with_app_backlog`] (session 12, finding 37).
-//! - **TFRC-SP** (`voip_ 1`): header allowance `headersize_` = 32 B (RFC 4828 §3: H = 40),
-//!   Min Interval from `voip_max_pkt_rate_` = 100 packets/s (10 ms, as here).
+//! - **TFRC-SP** (`voip_ 1`): header allowance `headersize_` = 32 B (RFC 4828 §3: H = 40):
+//!   option [`Ns2Compat::sp_header_32`] (session 13); Min Interval from
+//!   `voip_max_pkt_rate_` = 100 packets/s (10 ms, as here).
 
 use super::equation::{throughput, throughput_capped, throughput_general, DEFAULT_B, T_RTO_FACTOR};
 use super::{DataPacket, Feedback, Ns2Compat, Ns2Rto, Variant};
@@ -157,6 +158,9 @@ pub const INITIAL_NOFEEDBACK: Duration = Duration::from_secs(2);
 /// ns-2 `Agent/TFRC InitRate_` (`tcl/lib/ns-default.tcl`): data bytes/s before the first
 /// feedback with [`Ns2Compat::init_rate_300`].
 pub const NS2_INIT_RATE: f64 = 300.0;
+/// ns-2 `Agent/TFRC headersize_` (`tcl/lib/ns-default.tcl`): TFRC-SP's header allowance H
+/// with [`Ns2Compat::sp_header_32`].
+pub const NS2_HEADERSIZE: u32 = 32;
 const SET_CAP: usize = 8;
 
 /// The initial rate rule used from the first feedback on.
@@ -359,7 +363,14 @@ impl Sender {
                 Duration::ZERO,
             ),
             Variant::SmallPacket(sp) => (
-                (params.segment_size + sp.header()) as f64,
+                // RFC 4828 §3: the allowance s_true/(s_true + H); ns-2 option
+                // sp_header_32: H = `headersize_` = 32 B.
+                (params.segment_size
+                    + if params.ns2.sp_header_32 {
+                        NS2_HEADERSIZE
+                    } else {
+                        sp.header()
+                    }) as f64,
                 sp.nominal_segment() as f64,
                 sp.min_interval(),
             ),
@@ -1084,6 +1095,73 @@ mod tests {
         s.poll_transmit(Time(300 * MS));
         s.on_feedback(Time(400 * MS), &fb(300, 1e6, 0.05));
         assert_eq!(s.next_send_time(), Time(310 * MS));
+    }
+
+    /// ns-2's start and TFRC-SP allowance (options `init_rate_300`, `slow_start_send_at_feedback`,
+    /// `sp_header_32`; `tcp/tfrc.cc` `start()`, `recv()`), on the TFRC-SP 200-B sender above.
+    #[test]
+    fn ns2_initial_rate_feedback_send_and_sp_header() {
+        let sp = SmallPacketParams::rfc4828();
+        let params = |ns2: Ns2Compat| {
+            SenderParams::new(200, None, Variant::SmallPacket(sp), InitialRate::Rfc5348)
+                .unwrap()
+                .with_ns2(ns2)
+        };
+        let only = |f: fn(&mut Ns2Compat)| {
+            let mut n = Ns2Compat::RFC;
+            f(&mut n);
+            n
+        };
+        // InitRate_ = 300 data bytes/s: 1.5 packets of 200 B per second, the first 2/3 s
+        // apart; the nofeedback timer 2·s/X = 4/3 s (RFC 5348 §4.2: 1 packet/s, 2 s).
+        let mut rfc = Sender::new(params(Ns2Compat::RFC), Time::ZERO);
+        let mut ns2 = Sender::new(params(only(|n| n.init_rate_300 = true)), Time::ZERO);
+        assert!(close(ns2.allowed_data_rate(), 300.0));
+        assert_eq!(rfc.poll_timeout(), Some(Time::ZERO + INITIAL_NOFEEDBACK));
+        assert_eq!(
+            ns2.poll_timeout(),
+            Some(Time::ZERO + Duration::from_secs_f64(4.0 / 3.0))
+        );
+        for s in [&mut rfc, &mut ns2] {
+            s.poll_transmit(Time::ZERO).unwrap();
+        }
+        assert_eq!(rfc.next_send_time(), Time(1000 * MS));
+        assert_eq!(
+            ns2.next_send_time(),
+            Time::ZERO + Duration::from_secs_f64(2.0 / 3.0)
+        );
+        // A slow-start feedback: ns-2 sends a packet at once (nextpkt() in recv()); RFC 5348
+        // §4.6: the next packet stays one gap (240/9600 s = 25 ms) after the last one.
+        let mut rfc = Sender::new(params(Ns2Compat::RFC), Time::ZERO);
+        let mut ns2 = Sender::new(
+            params(only(|n| n.slow_start_send_at_feedback = true)),
+            Time::ZERO,
+        );
+        for s in [&mut rfc, &mut ns2] {
+            s.poll_transmit(Time::ZERO).unwrap();
+            s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+            s.poll_transmit(Time(100 * MS)).unwrap();
+            s.on_feedback(Time(110 * MS), &fb(100, 1e6, 0.0));
+        }
+        assert_eq!(rfc.next_send_time(), Time(125 * MS));
+        assert_eq!(ns2.next_send_time(), Time(110 * MS));
+        // p = 0.2 as above: the same X, but ns-2's allowance is 200/(200 + 32) of it where
+        // RFC 4828 §3's H = 40 gives 200/240: packets 232/X instead of 240/X apart.
+        let mut rfc = Sender::new(params(Ns2Compat::RFC), Time::ZERO);
+        let mut ns2 = Sender::new(params(only(|n| n.sp_header_32 = true)), Time::ZERO);
+        for s in [&mut rfc, &mut ns2] {
+            s.poll_transmit(Time::ZERO);
+            s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+            s.poll_transmit(Time(100 * MS));
+            s.on_feedback(Time(200 * MS), &fb(100, 1e6, 0.2));
+        }
+        let x = throughput(1460.0, 0.1, 0.2);
+        assert!(close(rfc.allowed_data_rate(), x * 200.0 / 240.0));
+        assert!(close(ns2.allowed_data_rate(), x * 200.0 / 232.0));
+        assert_eq!(
+            ns2.next_send_time(),
+            Time(100 * MS) + Duration::from_secs_f64(232.0 / x)
+        );
     }
 
     /// Feeds the sequence of `ns2_options_*`: feedbacks at 100 (R = 0.1 s, p = 0), 200 and
