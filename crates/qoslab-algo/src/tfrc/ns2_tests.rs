@@ -476,6 +476,11 @@ fn ns2_high_loss_single_flows_match_ns2_probe() {
         report_at_arrival: false,
         sp_ns2_short_flags: false,
         history_discounting: false,
+        slow_start_ramp: false,
+        rtt_filter_df: false,
+        slow_start_send_at_feedback: false,
+        init_rate_300: false,
+        sp_header_32: false,
         ..Ns2Compat::ns2()
     };
     for (kind, p, ns2) in NS2_PROBE_KBPS {
@@ -520,6 +525,11 @@ fn tfrc_high_loss_probe() {
             "history_discounting" => ns2.history_discounting = false,
             "gradual_increase" => ns2.gradual_increase = false,
             "sp_ns2_short_counting" => ns2.sp_ns2_short_counting = false,
+            "slow_start_ramp" => ns2.slow_start_ramp = false,
+            "rtt_filter_df" => ns2.rtt_filter_df = false,
+            "slow_start_send_at_feedback" => ns2.slow_start_send_at_feedback = false,
+            "init_rate_300" => ns2.init_rate_300 = false,
+            "sp_header_32" => ns2.sp_header_32 = false,
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
         }
     }

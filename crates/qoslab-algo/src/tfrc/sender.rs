@@ -105,19 +105,25 @@
 //!   RTT since the last change, at most 2 packets per RTT per feedback (`increase_rate`),
 //!   capped by X_Bps and the receive-rate limit: option [`Ns2Compat::gradual_increase`]
 //!   (not reproduced: ns-2 leaves slow start at the equation's rate without the receive-rate
-//!   cap, and after a data-limited period raises the cap to the initial rate). RTT filter
-//!   `df_` = 0.95 (RFC q = 0.9), not reproduced.
+//!   cap, and after a data-limited period raises the cap to the initial rate).
+//! - **RTT filter**: weight `df_` = 0.95 (RFC q = 0.9): option [`Ns2Compat::rtt_filter_df`]
+//!   (session 13).
+//! - **Slow start** (session 13): a rise of X is approached by a per-packet ramp from the old
+//!   X (`slow_increase_ 1`): option [`Ns2Compat::slow_start_ramp`]; a packet leaves at once at
+//!   every slow-start feedback: option [`Ns2Compat::slow_start_send_at_feedback`]; before the
+//!   first feedback X = `InitRate_` = 300 data bytes/s and the nofeedback timer 2·s/X:
+//!   option [`Ns2Compat::init_rate_300`].
 //! - **Oscillation prevention** (`ca_ 1`, ns-2's default): RFC 5348 §4.5 as above
 //!   (`update_rtt()`: `sqrtrtt_` is the EWMA of sqrt(R_sample) seeded with the first
 //!   sample's root, `rttcur_` the latest raw sample, the same `now - timestamp_echo -
 //!   timestamp_offset` as our R_sample; `nextpkt()`: interval `size_/(rate_·sqrtrtt_ /
 //!   sqrt(rttcur_))`, then TFRC-SP's Min Interval, no other clamp; factor 1 before the first
 //!   feedback), with q2 = `df_` = 0.95, which the RFC allows ("q2 should be set similarly to
-//!   q"): [`SenderParams::with_oscillation_prevention`]`(0.95)`. Two differences are not
-//!   reproduced: in slow start with `slow_increase_ 1` (default) ns-2 spaces packets by
-//!   its ramp `oldrate_` without the factor. Its interval is computed when a packet is
-//!   sent (a feedback does not reschedule the pending timer; here it does, as for X):
-//!   option [`Ns2Compat::send_timer_fixed_at_send`] (session 12).
+//!   q"): [`SenderParams::with_oscillation_prevention`]`(0.95)`. In slow start with
+//!   `slow_increase_ 1` (default) ns-2 spaces packets by its ramp `oldrate_` without the
+//!   factor: option [`Ns2Compat::slow_start_ramp`] (session 13). Its interval is computed
+//!   when a packet is sent (a feedback does not reschedule the pending timer; here it does,
+//!   as for X): option [`Ns2Compat::send_timer_fixed_at_send`] (session 12).
 //! - **Nofeedback timer**: expires after max(2R, 2s/X) (RFC: max(4R, 2s/X)), halves X
 //!   directly (no X_recv_set) and sends a packet at once; the next feedback restores the
 //!   equation's rate through the rate rule. Each expiry, like each feedback, advances the
@@ -127,8 +133,9 @@
 //! - **Application** (ns-2's RFC 4828 App. B set-up, not a TFRC rule): its CBR-fed agent
 //!   queues the application's packets without bound (`maxqueue_`):
 //!   [`SenderParams::with_app_backlog`] (session 12, finding 37).
-//! - **TFRC-SP** (`voip_ 1`): header allowance `headersize_` = 32 B (RFC 4828 §3: H = 40),
-//!   Min Interval from `voip_max_pkt_rate_` = 100 packets/s (10 ms, as here).
+//! - **TFRC-SP** (`voip_ 1`): header allowance `headersize_` = 32 B (RFC 4828 §3: H = 40):
+//!   option [`Ns2Compat::sp_header_32`] (session 13); Min Interval from
+//!   `voip_max_pkt_rate_` = 100 packets/s (10 ms, as here).
 
 use super::equation::{throughput, throughput_capped, throughput_general, DEFAULT_B, T_RTO_FACTOR};
 use super::{DataPacket, Feedback, Ns2Compat, Ns2Rto, Variant};
@@ -140,11 +147,20 @@ use crate::units::Rate;
 pub const T_MBI_S: f64 = 64.0;
 /// RFC 5348 §4.3: "q ... a recommended value of 0.9".
 pub const RTT_FILTER_Q: f64 = 0.9;
+/// ns-2 `Agent/TFRC df_` (`tcl/lib/ns-default.tcl`): the RTT filter's weight with
+/// [`Ns2Compat::rtt_filter_df`].
+pub const NS2_RTT_FILTER_DF: f64 = 0.95;
 /// RFC 5348 §4.5: "The constant q2 should be set similarly to q, and we recommend a value
 /// of 0.9 as the default."
 pub const OSCILLATION_Q2: f64 = 0.9;
 /// RFC 5348 §4.2: initial nofeedback timer, 2 seconds.
 pub const INITIAL_NOFEEDBACK: Duration = Duration::from_secs(2);
+/// ns-2 `Agent/TFRC InitRate_` (`tcl/lib/ns-default.tcl`): data bytes/s before the first
+/// feedback with [`Ns2Compat::init_rate_300`].
+pub const NS2_INIT_RATE: f64 = 300.0;
+/// ns-2 `Agent/TFRC headersize_` (`tcl/lib/ns-default.tcl`): TFRC-SP's header allowance H
+/// with [`Ns2Compat::sp_header_32`].
+pub const NS2_HEADERSIZE: u32 = 32;
 const SET_CAP: usize = 8;
 
 /// The initial rate rule used from the first feedback on.
@@ -321,7 +337,16 @@ pub struct Sender {
     inst_factor: f64,
     /// ns-2 `UrgentFlag` (see [`DataPacket::urgent`]).
     urgent: bool,
+    /// ns-2 option [`Ns2Compat::slow_start_ramp`]: the ramp's rate (`oldrate_`, unit of X),
+    /// its step per packet (`delta_`), and whether the latest packet was spaced by it.
+    ns2_ramp: f64,
+    ns2_ramp_delta: f64,
+    ns2_ramp_on: bool,
 }
+
+/// ns-2 `tcp/tfrc.h` `SMALLFLOAT`: the ramp of [`Ns2Compat::slow_start_ramp`] runs while it is
+/// more than this below X.
+const NS2_SMALLFLOAT: f64 = 1e-7;
 
 fn ns(t: Time) -> i128 {
     t.as_nanos() as i128
@@ -338,7 +363,14 @@ impl Sender {
                 Duration::ZERO,
             ),
             Variant::SmallPacket(sp) => (
-                (params.segment_size + sp.header()) as f64,
+                // RFC 4828 §3: the allowance s_true/(s_true + H); ns-2 option
+                // sp_header_32: H = `headersize_` = 32 B.
+                (params.segment_size
+                    + if params.ns2.sp_header_32 {
+                        NS2_HEADERSIZE
+                    } else {
+                        sp.header()
+                    }) as f64,
                 sp.nominal_segment() as f64,
                 sp.min_interval(),
             ),
@@ -346,6 +378,15 @@ impl Sender {
         let app_gap = params
             .app_rate
             .map_or(Duration::ZERO, |r| r.tx_time(params.segment_size as u64));
+        // RFC 5348 §4.2: "the value of X is set to 1 packet/second" and the nofeedback timer
+        // to 2 s. ns-2 option init_rate_300: `InitRate_` = 300 data bytes/s and the timer
+        // 2·size_/rate_ (tfrc.cc start()).
+        let (x0, nofeedback0) = if params.ns2.init_rate_300 {
+            let x = NS2_INIT_RATE * s_pkt / params.segment_size as f64;
+            (x, Duration::from_secs_f64(2.0 * s_pkt / x))
+        } else {
+            (s_pkt, INITIAL_NOFEEDBACK)
+        };
         Sender {
             params,
             s_pkt,
@@ -353,12 +394,11 @@ impl Sender {
             min_interval,
             app_gap,
             app_start: now,
-            // RFC 5348 §4.2: "the value of X is set to 1 packet/second".
-            x: s_pkt,
+            x: x0,
             x_calc: f64::INFINITY,
             p: 0.0,
             r: None,
-            rto: INITIAL_NOFEEDBACK.as_secs_f64(),
+            rto: nofeedback0.as_secs_f64(),
             tld: None,
             initial_rate: 0.0,
             set: [(Time::ZERO, 0.0); SET_CAP],
@@ -366,7 +406,7 @@ impl Sender {
             next_seq: 0,
             last_sched: None,
             next_send: now,
-            nofeedback_deadline: now + INITIAL_NOFEEDBACK,
+            nofeedback_deadline: now + nofeedback0,
             sent_since_timer: false,
             round: 0,
             ns2_rto: Ns2Rto::new(Ns2Rto::NS2_TICK, Duration::ZERO),
@@ -379,6 +419,9 @@ impl Sender {
             r_sqmean: None,
             inst_factor: 1.0,
             urgent: true,
+            ns2_ramp: s_pkt,
+            ns2_ramp_delta: 0.0,
+            ns2_ramp_on: false,
         }
     }
 
@@ -426,8 +469,14 @@ impl Sender {
     }
 
     fn gaps(&self) -> (Duration, Duration) {
-        // RFC 5348 §4.5: packets leave at X_inst (= X when the option is off: factor 1.0).
-        let rate_gap = Duration::from_secs_f64(self.s_pkt / (self.x * self.inst_factor));
+        // RFC 5348 §4.5: packets leave at X_inst (= X when the option is off: factor 1.0);
+        // ns-2 option slow_start_ramp: at the ramp's rate while it runs.
+        let rate = if self.ns2_ramp_on {
+            self.ns2_ramp
+        } else {
+            self.x * self.inst_factor
+        };
+        let rate_gap = Duration::from_secs_f64(self.s_pkt / rate);
         // With a send buffer the application's rate limits what is queued, not the gap.
         let other = if self.backlogged() {
             self.min_interval
@@ -435,6 +484,16 @@ impl Sender {
             self.app_gap.max(self.min_interval)
         };
         (rate_gap, other)
+    }
+
+    /// ns-2 option [`Ns2Compat::slow_start_ramp`] (`tcp/tfrc.cc` `nextpkt()`: `slow_increase_
+    /// && round_id > 2 && rate_change_ == SLOW_START && oldrate_ + SMALLFLOAT < rate_`):
+    /// whether the next packet is spaced by the ramp.
+    fn ramp_runs(&self) -> bool {
+        self.params.ns2.slow_start_ramp
+            && self.p == 0.0
+            && self.round > 2
+            && self.ns2_ramp + NS2_SMALLFLOAT < self.x
     }
 
     /// The nofeedback timer's multiple of R: 4 (RFC 5348 §4.3 (3), §4.4 (2)), or 2 with
@@ -473,6 +532,12 @@ impl Sender {
     pub fn poll_transmit(&mut self, now: Time) -> Option<DataPacket> {
         if now < self.next_send {
             return None;
+        }
+        // ns-2 option slow_start_ramp (nextpkt(): `oldrate_ = oldrate_ + delta_; xrate =
+        // oldrate_`, after the packet is sent).
+        self.ns2_ramp_on = self.ramp_runs();
+        if self.ns2_ramp_on {
+            self.ns2_ramp += self.ns2_ramp_delta;
         }
         let (rate_gap, other_gap) = self.gaps();
         let gap = rate_gap.max(other_gap);
@@ -530,6 +595,8 @@ impl Sender {
     }
 
     fn reschedule(&mut self) {
+        // ns-2 option slow_start_ramp: the pending packet at the ramp's current rate.
+        self.ns2_ramp_on = self.ramp_runs();
         if let Some(last) = self.last_sched {
             self.next_send = self.due_after(last);
         }
@@ -605,9 +672,16 @@ impl Sender {
             }
         } else if doubling_due {
             // RFC 5348 §4.3: X = max(min(2*X, recv_limit), initial_rate); tld = t_now
+            let old = self.x;
             self.x = (2.0 * self.x).min(recv_limit).max(self.initial_rate);
             self.tld = Some(now);
             self.ns2_last_change = now;
+            if self.params.ns2.slow_start_ramp && r > 0.0 {
+                // ns-2 option (tfrc.cc slowstart(): oldrate_ = rate_; rate_ = new;
+                // delta_ = (rate_ - oldrate_)/(rate_*rtt_/size_)); a fall starts no ramp.
+                self.ns2_ramp = old.min(self.x);
+                self.ns2_ramp_delta = (self.x - self.ns2_ramp) / (self.x * r / self.s_pkt);
+            }
         }
     }
 
@@ -649,10 +723,15 @@ impl Sender {
         .as_secs_f64()
         .max(1e-6);
         let first = self.r.is_none();
-        // RFC 5348 §4.3 (2): R = q*R + (1-q)*R_sample
+        // RFC 5348 §4.3 (2): R = q*R + (1-q)*R_sample (ns-2 option: q = df_ = 0.95).
+        let q = if self.params.ns2.rtt_filter_df {
+            NS2_RTT_FILTER_DF
+        } else {
+            RTT_FILTER_Q
+        };
         let r = match self.r {
             None => r_sample,
-            Some(r) => RTT_FILTER_Q * r + (1.0 - RTT_FILTER_Q) * r_sample,
+            Some(r) => q * r + (1.0 - q) * r_sample,
         };
         self.r = Some(r);
         if let Some(q2) = self.params.oscillation_q2 {
@@ -722,8 +801,18 @@ impl Sender {
         // RFC 5348 §4.3 (5): restart the nofeedback timer after RTO.
         self.nofeedback_deadline = now + Duration::from_secs_f64(self.rto);
         self.sent_since_timer = false;
-        // ns-2 option: out of slow start the packet already scheduled keeps its time.
-        if !(self.params.ns2.send_timer_fixed_at_send && self.p > 0.0) {
+        if self.params.ns2.slow_start_send_at_feedback && (first || self.p == 0.0) {
+            // ns-2 option (tfrc.cc recv(): `slowstart(); nextpkt();` at the first feedback
+            // and at every one in slow start): a packet leaves at once (if the application
+            // has one) and the send timer restarts from it.
+            self.ns2_ramp_on = self.ramp_runs();
+            self.next_send = if self.backlogged() {
+                now.max(self.app_ready(self.next_seq))
+            } else {
+                now
+            };
+        } else if !(self.params.ns2.send_timer_fixed_at_send && self.p > 0.0) {
+            // ns-2 option: out of slow start the packet already scheduled keeps its time.
             self.reschedule();
         }
     }
@@ -936,6 +1025,19 @@ mod tests {
         };
         s.on_feedback(Time(300 * MS), &f);
         assert_eq!(s.rtt(), Some(Duration(108 * MS)));
+        // ns-2's df_ = 0.95 (option rtt_filter_df): R = 0.95*0.1 + 0.05*0.18 = 0.104 s.
+        let p = SenderParams::new(1000, None, Variant::Standard, InitialRate::Rfc5348)
+            .unwrap()
+            .with_ns2(Ns2Compat {
+                rtt_filter_df: true,
+                ..Ns2Compat::RFC
+            });
+        let mut s = Sender::new(p, Time::ZERO);
+        s.poll_transmit(Time::ZERO);
+        s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+        assert_eq!(s.rtt(), Some(Duration(100 * MS)));
+        s.on_feedback(Time(300 * MS), &f);
+        assert_eq!(s.rtt(), Some(Duration(104 * MS)));
     }
 
     #[test]
@@ -993,6 +1095,73 @@ mod tests {
         s.poll_transmit(Time(300 * MS));
         s.on_feedback(Time(400 * MS), &fb(300, 1e6, 0.05));
         assert_eq!(s.next_send_time(), Time(310 * MS));
+    }
+
+    /// ns-2's start and TFRC-SP allowance (options `init_rate_300`, `slow_start_send_at_feedback`,
+    /// `sp_header_32`; `tcp/tfrc.cc` `start()`, `recv()`), on the TFRC-SP 200-B sender above.
+    #[test]
+    fn ns2_initial_rate_feedback_send_and_sp_header() {
+        let sp = SmallPacketParams::rfc4828();
+        let params = |ns2: Ns2Compat| {
+            SenderParams::new(200, None, Variant::SmallPacket(sp), InitialRate::Rfc5348)
+                .unwrap()
+                .with_ns2(ns2)
+        };
+        let only = |f: fn(&mut Ns2Compat)| {
+            let mut n = Ns2Compat::RFC;
+            f(&mut n);
+            n
+        };
+        // InitRate_ = 300 data bytes/s: 1.5 packets of 200 B per second, the first 2/3 s
+        // apart; the nofeedback timer 2·s/X = 4/3 s (RFC 5348 §4.2: 1 packet/s, 2 s).
+        let mut rfc = Sender::new(params(Ns2Compat::RFC), Time::ZERO);
+        let mut ns2 = Sender::new(params(only(|n| n.init_rate_300 = true)), Time::ZERO);
+        assert!(close(ns2.allowed_data_rate(), 300.0));
+        assert_eq!(rfc.poll_timeout(), Some(Time::ZERO + INITIAL_NOFEEDBACK));
+        assert_eq!(
+            ns2.poll_timeout(),
+            Some(Time::ZERO + Duration::from_secs_f64(4.0 / 3.0))
+        );
+        for s in [&mut rfc, &mut ns2] {
+            s.poll_transmit(Time::ZERO).unwrap();
+        }
+        assert_eq!(rfc.next_send_time(), Time(1000 * MS));
+        assert_eq!(
+            ns2.next_send_time(),
+            Time::ZERO + Duration::from_secs_f64(2.0 / 3.0)
+        );
+        // A slow-start feedback: ns-2 sends a packet at once (nextpkt() in recv()); RFC 5348
+        // §4.6: the next packet stays one gap (240/9600 s = 25 ms) after the last one.
+        let mut rfc = Sender::new(params(Ns2Compat::RFC), Time::ZERO);
+        let mut ns2 = Sender::new(
+            params(only(|n| n.slow_start_send_at_feedback = true)),
+            Time::ZERO,
+        );
+        for s in [&mut rfc, &mut ns2] {
+            s.poll_transmit(Time::ZERO).unwrap();
+            s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+            s.poll_transmit(Time(100 * MS)).unwrap();
+            s.on_feedback(Time(110 * MS), &fb(100, 1e6, 0.0));
+        }
+        assert_eq!(rfc.next_send_time(), Time(125 * MS));
+        assert_eq!(ns2.next_send_time(), Time(110 * MS));
+        // p = 0.2 as above: the same X, but ns-2's allowance is 200/(200 + 32) of it where
+        // RFC 4828 §3's H = 40 gives 200/240: packets 232/X instead of 240/X apart.
+        let mut rfc = Sender::new(params(Ns2Compat::RFC), Time::ZERO);
+        let mut ns2 = Sender::new(params(only(|n| n.sp_header_32 = true)), Time::ZERO);
+        for s in [&mut rfc, &mut ns2] {
+            s.poll_transmit(Time::ZERO);
+            s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+            s.poll_transmit(Time(100 * MS));
+            s.on_feedback(Time(200 * MS), &fb(100, 1e6, 0.2));
+        }
+        let x = throughput(1460.0, 0.1, 0.2);
+        assert!(close(rfc.allowed_data_rate(), x * 200.0 / 240.0));
+        assert!(close(ns2.allowed_data_rate(), x * 200.0 / 232.0));
+        assert_eq!(
+            ns2.next_send_time(),
+            Time(100 * MS) + Duration::from_secs_f64(232.0 / x)
+        );
     }
 
     /// Feeds the sequence of `ns2_options_*`: feedbacks at 100 (R = 0.1 s, p = 0), 200 and
@@ -1129,6 +1298,62 @@ mod tests {
             Time(300 * MS) + Duration::from_secs_f64(1000.0 / rfc.allowed_rate())
         );
         assert_eq!(ns2.next_send_time(), due);
+    }
+
+    /// ns-2's `slow_increase_ 1` (`tcp/tfrc.cc` `slowstart()`, `nextpkt()`): R = 0.1 s,
+    /// feedback at 100, 200 and 300 ms with p = 0 and a large X_recv: X = W_init/R = 40 000
+    /// B/s, then 80 000, then 160 000 B/s (rounds 1, 2, 3). From round 3 on ns-2 spaces the
+    /// packets after a rise by a rate that starts at the old X (80 000) and grows by delta =
+    /// (160 000 − 80 000)/(160 000·R/s) = 5 000 B/s at every packet sent, so the 16 packets
+    /// after the first leave 1000/85 000, 1000/90 000, .., 1000/160 000 s apart; RFC 5348
+    /// §4.3: 1000/160 000 s (6.25 ms) at once.
+    #[test]
+    fn ns2_slow_start_ramp() {
+        let only = Ns2Compat {
+            slow_start_ramp: true,
+            ..Ns2Compat::RFC
+        };
+        let gaps = |ns2: Ns2Compat| {
+            let p = SenderParams::new(1000, None, Variant::Standard, InitialRate::Rfc5348)
+                .unwrap()
+                .with_ns2(ns2);
+            let mut s = Sender::new(p, Time::ZERO);
+            s.poll_transmit(Time::ZERO).unwrap();
+            for k in 1..=3u64 {
+                let now = Time(k * 100 * MS);
+                s.on_feedback(now, &fb((k - 1) * 100, 1e9, 0.0));
+                assert_eq!(s.round(), k);
+                if k < 3 {
+                    while s.next_send_time() < Time((k + 1) * 100 * MS) {
+                        let t = s.next_send_time().max(now);
+                        s.poll_transmit(t).unwrap();
+                    }
+                }
+            }
+            assert!(close(s.allowed_rate(), 160_000.0), "{}", s.allowed_rate());
+            let mut times = Vec::new();
+            let mut now = Time(300 * MS);
+            while times.len() < 20 {
+                now = now.max(s.next_send_time());
+                s.poll_transmit(now).unwrap();
+                times.push(now.0 as i64);
+            }
+            times.windows(2).map(|w| w[1] - w[0]).collect::<Vec<i64>>()
+        };
+        let ns = |secs: f64| (secs * 1e9) as i64;
+        for g in gaps(Ns2Compat::RFC) {
+            assert!((g - ns(1000.0 / 160_000.0)).abs() <= 2, "RFC gap {g}");
+        }
+        let ramp = gaps(only);
+        for (k, g) in ramp.iter().enumerate() {
+            let rate = (80_000.0 + 5_000.0 * (k + 1) as f64).min(160_000.0);
+            assert!(
+                (g - ns(1000.0 / rate)).abs() <= 2,
+                "gap {k}: {g} ns, expected 1000/{rate} s"
+            );
+        }
+        // Before round 3 nothing is ramped: the packets after the rise to 80 000 B/s at
+        // 200 ms left 12.5 ms apart in both (checked through the identical state at 300 ms).
     }
 
     #[test]
