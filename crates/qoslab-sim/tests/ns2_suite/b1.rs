@@ -98,6 +98,27 @@ fn check(p: &str) {
     );
 }
 
+/// Our mean send rate (payload Kb/s) of Table 7's SACK scenario at drop rate `p`, RFC mode or
+/// `ns2_compat`, for one seed.
+fn sack_send_kbps(p: f64, seed: u64, ns2_compat: bool) -> f64 {
+    use qoslab_sim::scenario::spec::FlowKind;
+    let mut s = load(&manifest(
+        "../../scenarios/rfc4828/table7/sack-packet-loss.toml",
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    for l in s.links.iter_mut() {
+        if matches!(l.loss, Some(LossSpec::Packet { p: old }) if old > 0.0) {
+            l.loss = Some(LossSpec::Packet { p });
+        }
+    }
+    for f in s.flows.iter_mut() {
+        if let FlowKind::Tcp(t) = &mut f.kind {
+            t.ns2_compat = ns2_compat;
+        }
+    }
+    mean_send_kbps(&Simulator::new(s, seed).unwrap().run().unwrap())
+}
+
 /// Finding 39 (sessions 12 and 13): at drop rates of 0.2 and more both simulators' SACK TCP
 /// spend most of the time in backed-off timeouts, and our RFC 6298 timer (backoff ended by
 /// any valid RTT sample, SRTT kept) and RFC 6675 recovery send more than ns-2's. With ns-2's
@@ -112,24 +133,7 @@ fn check(p: &str) {
 /// than RFC mode.
 #[test]
 fn sack_ns2_compat_at_20_percent_matches_ns2_over_40_seeds() {
-    use qoslab_sim::scenario::spec::FlowKind;
-    let run = |seed: u64, compat: bool| {
-        let mut s = load(&manifest(
-            "../../scenarios/rfc4828/table7/sack-packet-loss.toml",
-        ))
-        .unwrap_or_else(|e| panic!("{e}"));
-        for l in s.links.iter_mut() {
-            if matches!(l.loss, Some(LossSpec::Packet { p: old }) if old > 0.0) {
-                l.loss = Some(LossSpec::Packet { p: 0.2 });
-            }
-        }
-        for f in s.flows.iter_mut() {
-            if let FlowKind::Tcp(t) = &mut f.kind {
-                t.ns2_compat = compat;
-            }
-        }
-        mean_send_kbps(&Simulator::new(s, seed).unwrap().run().unwrap())
-    };
+    let run = |seed: u64, compat: bool| sack_send_kbps(0.2, seed, compat);
     let ns2 = &ns2_reference()["0.2"];
     assert_eq!(ns2.len(), 40, "ns-2 seeds 1..40 at p = 0.2");
     let ns2_mean = ns2.iter().sum::<f64>() / ns2.len() as f64;
@@ -159,24 +163,7 @@ fn sack_ns2_compat_at_20_percent_matches_ns2_over_40_seeds() {
 /// intervals, RFC mode neither.
 #[test]
 fn sack_ns2_compat_at_30_percent_within_the_cis_of_ns2_over_40_seeds() {
-    use qoslab_sim::scenario::spec::FlowKind;
-    let run = |seed: u64, compat: bool| {
-        let mut s = load(&manifest(
-            "../../scenarios/rfc4828/table7/sack-packet-loss.toml",
-        ))
-        .unwrap_or_else(|e| panic!("{e}"));
-        for l in s.links.iter_mut() {
-            if matches!(l.loss, Some(LossSpec::Packet { p: old }) if old > 0.0) {
-                l.loss = Some(LossSpec::Packet { p: 0.3 });
-            }
-        }
-        for f in s.flows.iter_mut() {
-            if let FlowKind::Tcp(t) = &mut f.kind {
-                t.ns2_compat = compat;
-            }
-        }
-        mean_send_kbps(&Simulator::new(s, seed).unwrap().run().unwrap())
-    };
+    let run = |seed: u64, compat: bool| sack_send_kbps(0.3, seed, compat);
     // (mean, half-width of the 95 % interval; t(39) = 2.023).
     let mean_ci = |v: &[f64]| {
         let n = v.len() as f64;
