@@ -18,7 +18,8 @@
 //!   −1.9 %; bound 6 %.
 //!
 //! Table 10's ECN TCP groups (`b2_ecn_*`, README section 10.2): RFC 3168 ECN TCP with
-//! 128-512 B at b = 0.0001 (8 %), ns-2's ECN response (`ns2_compat`) at b = 0.001 (10 %) and
+//! 128-512 B at b = 0.0001 (8 %), ns-2's ECN response (`ns2_compat`, with ns-2's timestamp
+//! bytes) at b = 0.001 and 0.005 over 40 seeds (5 % or the 95 % intervals overlapping) and
 //! at its one-segment-per-backed-off-timer floor at b = 0.01 (5 %).
 //!
 //! Not checked (README): TCP with 4000/8000 B segments at b = 0.0001 (drop rates 0.33/0.55:
@@ -87,24 +88,40 @@ fn b2_ecn_tcp_matches_ns2_at_byte_rate_1e_4() {
     );
 }
 
-/// b = 0.001 and 0.01, where every second to every packet is marked: ns-2's ECN response
-/// (`ns2_compat`: halving to zero packets, then one packet per backed-off retransmission
-/// timer) against ns-2. Measured at 0.001 over 10 seeds since the fractional halving
-/// (finding 20): 14, 128, 256, 512 B +9.1, +3.6, +2.4, +9.7 % (bound 10 %; ns-2's 512-B seeds
-/// span 9.7..19.4 Kb/s; 3 seeds before the fix: −0.5, −4.8, −6.7, −1.8 %); at 0.01 with 1460 B both sit at one segment per 50 s (0.23 Kb/s: the timer
-/// backed off to the 60 s maximum; bound 5 %). Our RFC 3168 response is not compared at
-/// these rates: it sends one segment per retransmission timer, which RFC 3168 resets but does
-/// not back off (about 24 Kb/s at 1460 B; before finding 19's fix, two segments per round
-/// trip, 97.3 Kb/s).
+/// b = 0.001 and 0.005, where a third to all of the packets are marked: ns-2's ECN response
+/// (`ns2_compat`: halving to a fraction of a packet, then one packet per backed-off
+/// retransmission timer) against ns-2, seeds 1..40 of both, with ns-2's 10 timestamp bytes on
+/// our ECN flows (finding 40; session 13, findings 20 / 40 of `bench/ns2/seeds/README.md`).
+/// Within 5 %: at 0.001 14, 128, 256, 512 B −1.1, +0.1, +0.6, +3.2 %; at 0.005 14, 256 B
+/// +1.4, +0.3 %. Within the 95 % intervals only (issue 14's rule for noisy cells; ns-2's
+/// seeds span ×2..×10): 1460 B at 0.001 1.55 ± 0.24 against 1.96 ± 0.31 Kb/s (−20.7 %), 128
+/// and 512 B at 0.005 −5.0 % and +17.2 % (0.13–1.2 Kb/s, a few to a few dozen packets per
+/// 50 s). (Before session 13, 10 seeds and 40 B headers: 14 B +9.1 %, 512 B +9.7 % at 0.001.)
+/// At 0.01 with 1460 B both sit at one segment per 50 s (0.23 Kb/s: the timer backed off to
+/// the 60 s maximum; 3 seeds, bound 5 %). Our RFC 3168 response is not compared at these
+/// rates: it sends one segment per retransmission timer, which RFC 3168 resets but does not
+/// back off (about 24 Kb/s at 1460 B; before finding 19's fix, two segments per round trip,
+/// 97.3 Kb/s).
 #[test]
 fn b2_ecn_tcp_ns2_compat_matches_ns2_at_high_mark_rates() {
-    B2_ECN.check(
+    B2_ECN.check_ci_with_ns2_timestamp_bytes(
         "0.001",
         &[
-            ("ecnns2tcp14_", "ecntcp14", 0.10),
-            ("ecnns2tcp128_", "ecntcp128", 0.10),
-            ("ecnns2tcp256_", "ecntcp256", 0.10),
-            ("ecnns2tcp512_", "ecntcp512", 0.10),
+            ("ecnns2tcp14_", "ecntcp14", 0.05),
+            ("ecnns2tcp128_", "ecntcp128", 0.05),
+            ("ecnns2tcp256_", "ecntcp256", 0.05),
+            ("ecnns2tcp512_", "ecntcp512", 0.05),
+            ("ecnns2tcp1460_", "ecntcp1460", 0.05),
+        ],
+    );
+    B2_ECN.check_ci_with_ns2_timestamp_bytes(
+        "0.005",
+        &[
+            ("ecnns2tcp14_", "ecntcp14", 0.05),
+            ("ecnns2tcp128_", "ecntcp128", 0.05),
+            ("ecnns2tcp256_", "ecntcp256", 0.05),
+            ("ecnns2tcp512_", "ecntcp512", 0.05),
+            ("ecnns2tcp1460_", "ecntcp1460", 0.05),
         ],
     );
     B2_ECN.check("0.01", &[("ecnns2tcp1460_", "ecntcp1460", 0.05)]);
@@ -114,8 +131,9 @@ fn b2_ecn_tcp_ns2_compat_matches_ns2_at_high_mark_rates() {
 /// 10 B to every packet (`TcpAgent::headersize()`; 64 B on the wire for a 14-B segment, 54 B
 /// without), and the byte-mode ErrorModel marks a packet with a probability that grows with
 /// its wire size; ours adds no timestamp bytes. With the 10 B added to our ECN flows' header,
-/// ns-2's ECN response (`ns2_compat`) at b = 0.001, 10 seeds: 14 B −1.5 %, 128 B +0.0 %
-/// (without them +9.1 / +3.6 %, the "14 B +8–12 %" of DONE_WHEN §5 item 6); bound 5 %.
+/// ns-2's ECN response (`ns2_compat`) at b = 0.001, 40 seeds (session 13): 14 B −1.1 %, 128 B
+/// +0.1 %, without the 95 % intervals (10 seeds, session 12: −1.5 / +0.0 %; without the
+/// bytes +9.7 / +3.5 %, the "14 B +8–12 %" of DONE_WHEN §5 item 6); bound 5 %.
 #[test]
 fn b2_ecn_tcp_ns2_compat_with_ns2_timestamp_bytes_matches_ns2() {
     B2_ECN.check_with_ns2_timestamp_bytes(
@@ -128,7 +146,8 @@ fn b2_ecn_tcp_ns2_compat_with_ns2_timestamp_bytes_matches_ns2() {
 }
 
 /// Finding 40: without ns-2's 10 timestamp bytes our 14-B ECN TCP (`ns2_compat`) sends more
-/// than ns-2's at b = 0.001 (+9.1 %, 10 seeds): fewer wire bytes, fewer marks.
+/// than ns-2's at b = 0.001 (+9.7 % over 40 seeds, +9.1 % over 10): fewer wire bytes, fewer
+/// marks.
 #[test]
 #[should_panic(expected = "ecnns2tcp14_: qoslab")]
 fn b2_ecn_tcp14_without_timestamp_bytes_sends_more_than_ns2() {
