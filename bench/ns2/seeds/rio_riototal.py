@@ -18,7 +18,7 @@ true: what `qoslab reproduce` reports). For Table 4b also ns-2.35 capped with th
 (--stock-seeds, default 10): what finding 2's rule does to the prompt-feedback queue.
 
 usage: python3 bench/ns2/seeds/rio_riototal.py [--tables 4b,3] [--seeds N] [--stock-seeds N]
-                                               [--reuse] [--ns PATH] [--capped PATH]
+                                               [--repro-seeds N] [--reuse] [--export N] [--ns PATH] [--capped PATH]
                                                [--qoslab PATH]
 
 Per-run values (ns-2 and ours) are kept in measured/rio_riototal_runs.csv; --reuse reads them
@@ -138,17 +138,50 @@ def save(res):
             w.writerow([k] + [f"{res[k][c]:.6f}" for c in COLS])
 
 
+EXPORT = os.path.join(rio.ROOT, "crates", "qoslab-sim", "tests", "data", "ns2",
+                      "rio_hori2001_riototal.csv")
+
+
+def export(res, seeds):
+    """The ns-2 RIO-C-TOTAL per-seed values of every Table 4b and Table 3 cell (seeds 1..N)
+    for crates/qoslab-sim/tests/ns2_suite/rio_riototal.rs."""
+    with open(EXPORT, "w", newline="") as f:
+        f.write("# ns-2.35 with dsRED's p_a capped and the paper's RIO-C Out average (binary of\n"
+                "# bench/ns2/build_riototal_ns2.sh: dsredq_cap.patch + dsredq_riototal.patch), the RIO\n"
+                "# seed (Hori et al. 2001) Table 4b (w_out 1) and Table 3 (w_out swept), In weight 0.002.\n"
+                "# Source: bench/ns2/seeds/rio_hori2001.tcl (written for qoslab, issue 14), run as\n"
+                "#   ns-riototal rio_hori2001.tcl Reno 60 <maxth> <den> <w_out> <seed> <trace> 20 0.002 RIO-C-TOTAL\n"
+                "# statistics over 5..20 s (ns2trace.py; drops from the trace). Written by\n"
+                "# bench/ns2/seeds/rio_riototal.py --export (README section 14.1).\n")
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["table", "maxth", "den", "w_out", "seed"] + COLS)
+        for t in ("4b", "3"):
+            for _, p in cells(t):
+                for s in range(1, seeds + 1):
+                    k = key("ns2-total", p, s)
+                    if k in res:
+                        r = res[k]
+                        w.writerow([t, p[2], p[3], repr(p[4]), s] +
+                                   [f"{r[c]:.6g}" for c in COLS])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tables", default="4b,3")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--stock-seeds", type=int, default=10)
+    ap.add_argument("--repro-seeds", type=int, default=10)
     ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--export", type=int, metavar="N",
+                    help="only write the ns-2 values of seeds 1..N for the tests (no runs)")
     ap.add_argument("--ns", default="/work/ns2-s13-rio4b/ns-riototal")
     ap.add_argument("--capped", default="/work/ns2-capped/ns-capped")
     ap.add_argument("--qoslab", default=os.path.join(rio.ROOT, "target", "release", "qoslab"))
     a = ap.parse_args()
     res = load()
+    if a.export:
+        export(res, a.export)
+        return
     seeds = range(1, a.seeds + 1)
 
     def get(side, p, s):
@@ -169,7 +202,8 @@ def main():
         print(f"\n### Table {t}: published (withheld) | ns-2.35 capped + RIO-C-TOTAL | qoslab rfc"
               f" | rfc+hw | qoslab (ns2_compat); mean ± 95 % CI over seeds 1..{a.seeds}"
               + (f"; ns-2.35 capped with stock RIO-C over seeds 1..{a.stock_seeds}" if stock
-                 else "") + "; verdict: ci.py (bound or overlapping CIs)\n")
+                 else "") + f"; qoslab (ns2_compat) over seeds 1..{min(a.repro_seeds, a.seeds)}"
+              + "; verdict: ci.py (bound or overlapping CIs)\n")
         lab0 = list(rows[0][0].keys())
         head = lab0 + ["column", "ns-2 RIO-C-TOTAL", "qoslab rfc", "rfc − ns-2", "verdict",
                        "rfc+hw", "rfc+hw − ns-2", "verdict", "qoslab"]
@@ -179,7 +213,8 @@ def main():
         print("|" + "---|" * len(head))
         for label, p in rows:
             ns = [get("ns2-total", p, s) for s in seeds]
-            ours = {m: [get(m, p, s) for s in seeds] for m in OURS}
+            ours = {m: [get(m, p, s) for s in (range(1, min(a.repro_seeds, a.seeds) + 1)
+                                               if m == "repro" else seeds)] for m in OURS}
             st = [get("ns2-stock", p, s) for s in range(1, a.stock_seeds + 1)] if stock else []
             for c in SHOW[t]:
                 nv = [r[c] for r in ns]
