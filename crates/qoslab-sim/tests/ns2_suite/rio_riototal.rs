@@ -25,7 +25,14 @@ use qoslab_sim::Simulator;
 
 /// Per seed: ql_ave, ql_std, throughput (Mb/s), drops (5..20 s), ql_p90, ql_p99.
 type Stats = [f64; 6];
-const NAMES: [&str; 6] = ["ql_ave", "ql_std", "throughput", "drops", "ql_p90", "ql_p99"];
+const NAMES: [&str; 6] = [
+    "ql_ave",
+    "ql_std",
+    "throughput",
+    "drops",
+    "ql_p90",
+    "ql_p99",
+];
 
 /// ns-2's per-seed statistics of the cell (`table` "4b" or "3").
 fn ns2_reference(table: &str, maxth: u32, den: u32, w_out: f64) -> Vec<Stats> {
@@ -38,17 +45,7 @@ fn ns2_reference(table: &str, maxth: u32, den: u32, w_out: f64) -> Vec<Stats> {
             .position(|h| *h == name)
             .unwrap_or_else(|| panic!("{path:?}: no column {name}"))
     };
-    let idx: Vec<usize> = [
-        "ql_ave",
-        "ql_std",
-        "throughput",
-        "drops",
-        "ql_p90",
-        "ql_p99",
-    ]
-    .iter()
-    .map(|n| col(n))
-    .collect();
+    let idx: Vec<usize> = NAMES.iter().map(|n| col(n)).collect();
     let mut v = Vec::new();
     for line in lines {
         let f: Vec<&str> = line.split(',').collect();
@@ -134,7 +131,11 @@ fn check(
                 "Table {table} ({maxth}, 1/{den}, w_qout {w_out}) {} {tag}",
                 NAMES[i]
             );
-            eprintln!("{what}: qoslab {:.2} ns-2 {:.2}", mean(&q, i), mean(&ns2, i));
+            eprintln!(
+                "{what}: qoslab {:.2} ns-2 {:.2}",
+                mean(&q, i),
+                mean(&ns2, i)
+            );
             within(&what, mean(&q, i), mean(&ns2, i), bound);
         }
     }
@@ -151,12 +152,26 @@ fn table4b_maxth150_maxp10_matches_ns2() {
 
 #[test]
 fn table4b_maxth200_maxp20_matches_ns2() {
-    check("4b", 200, 20, 1.0, &[(0, 0.10), (1, 0.10), (2, 0.05), (3, 0.10)], DROPS);
+    check(
+        "4b",
+        200,
+        20,
+        1.0,
+        &[(0, 0.10), (1, 0.10), (2, 0.05), (3, 0.10)],
+        DROPS,
+    );
 }
 
 #[test]
 fn table4b_maxth250_maxp50_matches_ns2() {
-    check("4b", 250, 50, 1.0, &[(0, 0.10), (1, 0.10), (2, 0.05), (3, 0.10)], DROPS);
+    check(
+        "4b",
+        250,
+        50,
+        1.0,
+        &[(0, 0.10), (1, 0.10), (2, 0.05), (3, 0.10)],
+        DROPS,
+    );
 }
 
 #[test]
