@@ -18,7 +18,8 @@ true: what `qoslab reproduce` reports). For Table 4b also ns-2.35 capped with th
 (--stock-seeds, default 10): what finding 2's rule does to the prompt-feedback queue.
 
 usage: python3 bench/ns2/seeds/rio_riototal.py [--tables 4b,3] [--seeds N] [--stock-seeds N]
-                                               [--repro-seeds N] [--reuse] [--export N] [--ns PATH] [--capped PATH]
+                                               [--repro-seeds N] [--reuse] [--export N]
+                                               [--ns PATH] [--capped PATH]
                                                [--qoslab PATH]
 
 Per-run values (ns-2 and ours) are kept in measured/rio_riototal_runs.csv; --reuse reads them
@@ -142,17 +143,23 @@ EXPORT = os.path.join(rio.ROOT, "crates", "qoslab-sim", "tests", "data", "ns2",
                       "rio_hori2001_riototal.csv")
 
 
+HEADER = """\
+# ns-2.35 with dsRED's p_a capped and the paper's RIO-C Out average (binary of
+# bench/ns2/build_riototal_ns2.sh: dsredq_cap.patch + dsredq_riototal.patch), the RIO
+# seed (Hori et al. 2001) Table 4b (w_out 1) and Table 3 (w_out swept), In weight 0.002.
+# Source: bench/ns2/seeds/rio_hori2001.tcl (written for qoslab, issue 14), run as
+#   ns-riototal rio_hori2001.tcl Reno 60 <maxth> <den> <w_out> <seed> <trace> 20 0.002 \\
+#     RIO-C-TOTAL
+# statistics over 5..20 s (ns2trace.py; drops from the trace). Written by
+# bench/ns2/seeds/rio_riototal.py --export (README section 14.1).
+"""
+
+
 def export(res, seeds):
     """The ns-2 RIO-C-TOTAL per-seed values of every Table 4b and Table 3 cell (seeds 1..N)
     for crates/qoslab-sim/tests/ns2_suite/rio_riototal.rs."""
     with open(EXPORT, "w", newline="") as f:
-        f.write("# ns-2.35 with dsRED's p_a capped and the paper's RIO-C Out average (binary of\n"
-                "# bench/ns2/build_riototal_ns2.sh: dsredq_cap.patch + dsredq_riototal.patch), the RIO\n"
-                "# seed (Hori et al. 2001) Table 4b (w_out 1) and Table 3 (w_out swept), In weight 0.002.\n"
-                "# Source: bench/ns2/seeds/rio_hori2001.tcl (written for qoslab, issue 14), run as\n"
-                "#   ns-riototal rio_hori2001.tcl Reno 60 <maxth> <den> <w_out> <seed> <trace> 20 0.002 RIO-C-TOTAL\n"
-                "# statistics over 5..20 s (ns2trace.py; drops from the trace). Written by\n"
-                "# bench/ns2/seeds/rio_riototal.py --export (README section 14.1).\n")
+        f.write(HEADER)
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["table", "maxth", "den", "w_out", "seed"] + COLS)
         for t in ("4b", "3"):

@@ -293,9 +293,11 @@ def main():
                     # Over the queue (with w_qout = 1 the two coincide).
                     lines.append(("Out average", ts, av, COLORS[1], 1.5, None))
                 panels.append((f"{CASES[name][0]}, {lab}, seed 1", lines))
-        title = {"fig2": "Fig. 2: queue length, minth_out 60, maxp 1/10, w_qout 0.002 (10 ms samples)",
-                 "fig5": "Fig. 5: queue length and its EWMA (Reno, maxp 1/10, w_qout 0.002)",
-                 "fig6": "Fig. 6: queue length with prompt feedback (Reno, maxp 1/10, w_qout 1)"}[fig]
+        title = {
+            "fig2": "Fig. 2: queue length, minth_out 60, maxp 1/10, w_qout 0.002 (10 ms samples)",
+            "fig5": "Fig. 5: queue length and its EWMA (Reno, maxp 1/10, w_qout 0.002)",
+            "fig6": "Fig. 6: queue length with prompt feedback (Reno, maxp 1/10, w_qout 1)",
+        }[fig]
         svg_plot(os.path.join(a.out, f"{fig}.svg"), title, "time (s)", "packets", panels,
                  (5, 20), (0, 200), ph=150)
     for fig, names in (("fig3", ["reno", "newreno", "sack", "reno_prompt"]),
@@ -308,10 +310,15 @@ def main():
             for side, dash, suffix in (("ns2", "5,3", " ns-2"), ("rfc", None, " ours")):
                 xs, ys = cdf(pooled(name, side))
                 lines.append((lab + suffix, xs, ys, COLORS[i % len(COLORS)], 1.2, dash))
-        title = {"fig3": "Fig. 3: CDF of the queue seen by arrivals (maxp 1/10; dashed ns-2.35, solid qoslab)",
-                 "fig4": "Fig. 4: CDF of the queue seen by arrivals, Reno vs maxp (dashed ns-2.35, solid qoslab)"}[fig]
-        svg_plot(os.path.join(a.out, f"{fig}.svg"), title, "queue length seen by arrivals (packets)",
-                 "cumulative probability", [("", lines)], (0, 250), (0, 1), ph=320, w=860)
+        title = {
+            "fig3": "Fig. 3: CDF of the queue seen by arrivals (maxp 1/10; dashed ns-2.35, "
+                    "solid qoslab)",
+            "fig4": "Fig. 4: CDF of the queue seen by arrivals, Reno vs maxp (dashed ns-2.35, "
+                    "solid qoslab)",
+        }[fig]
+        svg_plot(os.path.join(a.out, f"{fig}.svg"), title,
+                 "queue length seen by arrivals (packets)", "cumulative probability",
+                 [("", lines)], (0, 250), (0, 1), ph=320, w=860)
     print(f"figures in {a.out}", file=sys.stderr)
 
 
