@@ -19,7 +19,7 @@ the autocorrelation after its first zero crossing, searched up to 5 s), that max
 means ± 95 % CI over seeds (ci.py), verdict with the issue's 10 % bound.
 
 usage: python3 bench/ns2/seeds/probes/s13-rio4b_queue_figs.py [--seeds N] [--out DIR]
-         [--ns PATH] [--qoslab PATH] [--cache DIR]
+         [--ns PATH] [--qoslab PATH] [--cache DIR] [--cases reno,newreno,...]
 Writes DIR/*.svg (default bench/ns2/seeds/measured/rio_figs/) and prints the tables.
 """
 import argparse
@@ -211,6 +211,8 @@ def main():
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--out", default=os.path.join(SEEDS_DIR, "measured", "rio_figs"))
     ap.add_argument("--ns", default="/work/ns2-s13-rio4b/ns-riototal")
+    ap.add_argument("--cases", default=",".join(CASES),
+                    help="statistics only, for these cases (no figures unless all)")
     ap.add_argument("--cache", default="/tmp/s13-rio4b_figcache",
                     help="per-run results (JSON), reused when present")
     ap.add_argument("--qoslab", default=os.path.join(rio.ROOT, "target", "release",
@@ -219,7 +221,9 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     runs = {}
     os.makedirs(a.cache, exist_ok=True)
-    for name, p in CASES.items():
+    cases = a.cases.split(",")
+    for name in cases:
+        p = CASES[name]
         for s in range(1, a.seeds + 1):
             for side in SIDES:
                 f = os.path.join(a.cache, f"{name}_{side}_{s}.json")
@@ -244,7 +248,7 @@ def main():
     print("| case | statistic | ns-2.35 | qoslab rfc | rfc − ns-2 | verdict | rfc+hw | "
           "rfc+hw − ns-2 | verdict |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name in CASES:
+    for name in cases:
         st = {}
         for side in SIDES:
             st[side] = []
@@ -270,6 +274,8 @@ def main():
                     row += [ci.rel(nv, ov), ci.verdict(nv, ov, bound)]
             print("| " + " | ".join(row) + " |", flush=True)
 
+    if set(cases) != set(CASES):
+        return
     # Figures: time series of seed 1 (Figs. 2, 5, 6), CDFs pooled over seeds (Figs. 3, 4).
     def pooled(name, side):
         h = []
