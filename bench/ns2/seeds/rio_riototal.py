@@ -160,16 +160,24 @@ def export(res, seeds):
     for crates/qoslab-sim/tests/ns2_suite/rio_riototal.rs."""
     with open(EXPORT, "w", newline="") as f:
         f.write(HEADER)
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["table", "maxth", "den", "w_out", "seed"] + COLS)
+        rows = []
         for t in ("4b", "3"):
             for _, p in cells(t):
                 for s in range(1, seeds + 1):
                     k = key("ns2-total", p, s)
                     if k in res:
-                        r = res[k]
-                        w.writerow([t, p[2], p[3], repr(p[4]), s] +
-                                   [f"{r[c]:.6g}" for c in COLS])
+                        rows.append([t, p[2], p[3], repr(p[4]), s] +
+                                    [f"{res[k][c]:.6g}" for c in COLS])
+        for t in ("4b", "3"):
+            n = {}
+            for r in rows:
+                if r[0] == t:
+                    n[tuple(r[1:4])] = n.get(tuple(r[1:4]), 0) + 1
+            f.write(f"# Table {t}: seeds per cell {min(n.values())}..{max(n.values())} "
+                    f"(Table 3's w_out 1 row is Table 4b's (200, 1/10) cell, the same runs)\n")
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["table", "maxth", "den", "w_out", "seed"] + COLS)
+        w.writerows(rows)
 
 
 def main():

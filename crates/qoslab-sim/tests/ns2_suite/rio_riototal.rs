@@ -14,8 +14,10 @@
 //! `ns2_compat = false` (the like-for-like column of README section 1), means over seeds 1..3
 //! against ns-2's mean over its seeds. Bounds are the (5 % throughput, 10 % queue and
 //! drops). Drops are checked with ns-2.35's timeout ssthresh rule on our side
-//! (`rto_ssthresh = "ns2-half-window"`, finding 43): our default RFC-mode Reno drops 11–15 %
-//! more than ns-2's Reno at max_p 1/10 (finding 43's known cause), within 10 % at 1/20 and 1/50.
+//! (`rto_ssthresh = "ns2-half-window"`, finding 43): our default RFC-mode Reno drops 10–15 %
+//! more than ns-2's Reno at (150, 1/10), (150, 1/50) and (200, 1/10) (finding 43's known cause;
+//! 40 seeds each side), 2–9 % more in the other six cells. Reference: ns-2 seeds 1..40 for Table
+//! 4b, 1..10 for Table 3.
 
 use super::{manifest, within};
 use qoslab_sim::scenario::load;
