@@ -123,7 +123,8 @@ if {$sfile != ""} {
         global ns core sf dur
         puts $sf [format "%.2f %d %s %s" [expr {$k * 0.01}] [expr {int([$core getCurrent 0])}] \
                       [$core getAverageV 0 1] [$core getAverageV 0 0]]
-        if {($k + 1) * 0.01 <= $dur + 1e-9} { $ns at [expr {($k + 1) * 0.01}] "qsample [expr {$k + 1}]" }
+        set t [expr {($k + 1) * 0.01}]
+        if {$t <= $dur + 1e-9} { $ns at $t "qsample [expr {$k + 1}]" }
     }
     $ns at 0.0 "qsample 0"
 }
