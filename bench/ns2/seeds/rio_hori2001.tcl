@@ -3,7 +3,7 @@
 # Written for qoslab's differential validation (issue 14).
 #
 # usage: ns rio_hori2001.tcl <tcp: Reno|Newreno|Sack> <minth_out> <maxth_out> <maxp_out_den>
-#           <w_qout> <seed> <tracefile> [duration_s] [w_in]
+#           <w_qout> <seed> <tracefile> [duration_s] [w_in] [mred_mode] [series_file]
 # The trace file holds the bottleneck (G1->G2) queue events only; rio_hori2001.py reads it.
 # w_in (default 0.002) is the EWMA weight of precedence 0 (AF11/In). ns-2.35's RIO-C computes
 # precedence 1's (Out's) average as (1 - w_out) avg_out + w_in qlen_in + w_out qlen_out
@@ -11,6 +11,11 @@
 # w_out; Table 3 (w_qout swept) is therefore also run with w_in = w_qout (README, finding 2).
 # At the end the core queue's per-code-point counts are printed (dsRED printStats) so that the
 # runner can check that In packets are never early-dropped (then w_in has no other effect).
+# mred_mode (default RIO-C, ns-2.35's rule) may be RIO-C-TOTAL with an ns-2.35 built by
+# bench/ns2/build_riototal_ns2.sh: Out's average is then (1 - w_out) avg_out + w_out (qlen_in +
+# qlen_out), the paper's, for any w_in (Table 4b's w_qout = 1; Table 3). With series_file, the
+# core queue is sampled every 10 ms (as base.toml's sample_interval): time, packets waiting
+# (getCurrent), Out's and In's averages (getAverageV); sampling draws no random number.
 
 if {$argc < 7} {
     puts stderr "usage: ns rio_hori2001.tcl tcp minth_out maxth_out maxp_den w_qout seed trace \[dur\]"
@@ -27,6 +32,10 @@ set dur 20.0
 if {$argc > 7} { set dur [lindex $argv 7] }
 set win 0.002
 if {$argc > 8} { set win [lindex $argv 8] }
+set mred RIO-C
+if {$argc > 9} { set mred [lindex $argv 9] }
+set sfile ""
+if {$argc > 10} { set sfile [lindex $argv 10] }
 
 set ns [new Simulator]
 global defaultRNG
@@ -101,12 +110,24 @@ $core set numQueues_ 1
 $core setNumPrec 2
 $core addPHBEntry 10 0 0
 $core addPHBEntry 11 0 1
-$core setMREDMode RIO-C
+$core setMREDMode $mred
 $core configQ 0 0 200 250 0.02 $win
 $core configQ 0 1 $minout $maxout [expr {1.0 / $pden}] $wout
 
 set tf [open $tfile w]
 $ns trace-queue $G1 $G2 $tf
+if {$sfile != ""} {
+    set sf [open $sfile w]
+    puts $sf "time_s pkts avg_out avg_in"
+    proc qsample {k} {
+        global ns core sf dur
+        puts $sf [format "%.2f %d %s %s" [expr {$k * 0.01}] [expr {int([$core getCurrent 0])}] \
+                      [$core getAverageV 0 1] [$core getAverageV 0 0]]
+        set t [expr {($k + 1) * 0.01}]
+        if {$t <= $dur + 1e-9} { $ns at $t "qsample [expr {$k + 1}]" }
+    }
+    $ns at 0.0 "qsample 0"
+}
 
 set cls(Reno) Agent/TCP/Reno
 set cls(Newreno) Agent/TCP/Newreno
@@ -142,8 +163,10 @@ proc mark5 {} { global t5 core; set t5 [tcpsnap]; $core printStats }
 $ns at 5.0 "mark5"
 proc finish {} {
     global ns tf core t5
+    global sf sfile
     $ns flush-trace
     close $tf
+    if {$sfile != ""} { close $sf }
     $core printStats
     set i 0
     foreach a [tcpsnap] b $t5 {

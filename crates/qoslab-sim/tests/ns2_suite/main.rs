@@ -17,6 +17,7 @@ mod newreno;
 mod red;
 mod rfc2963;
 mod rio;
+mod rio_riototal;
 mod rio_tables;
 mod riocase;
 mod tcp;
