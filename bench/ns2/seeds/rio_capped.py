@@ -17,9 +17,9 @@ usage: python3 bench/ns2/seeds/rio_capped.py [--seeds N] [--capped PATH] [--ship
                                              [--tables 1,4] [--minth 20,40] [--reuse]
                                              [--qoslab PATH]
 
---tables takes 1 (minth_out 20 and 40 unless --minth names others, e.g. --minth 80,100), 2 (all 18 cells), 3 (each w_qout with ns-2's In
-weight as is and = w_qout, as rio_hori2001.py runs it; adds the 90th/99th percentiles) and 4
-(Table 4a).
+--tables takes 1 (minth_out 20 and 40 unless --minth names others, e.g. --minth 80,100),
+2 (all 18 cells), 3 (each w_qout with ns-2's In weight as is and = w_qout, as rio_hori2001.py
+runs it; adds the 90th/99th percentiles) and 4 (Table 4a).
 
 ns-2 per-run values of both binaries are kept in measured/rio_capped_ns2.csv (--reuse reads
 them). Runs are sequential (one core; the caller should run this under nice -n 19).

@@ -14,7 +14,8 @@ Parts (each run is under a second on both sides, so 40 seeds are cheap):
           `ns2_compat`) against ns-2 with its TCP start-up matched (`syn_ false`,
           `rtxcur_init_ 1.0`, finding 17), at --values (packet drop rates)
   b2tcp   B.2 SACK TCP groups --groups (with --ns2-nosyn: against ns-2 with its TCP start-up
-          matched, `syn_ false`, `rtxcur_init_ 1.0`, finding 17), RFC mode and with `ns2_compat` on those groups only
+          matched, `syn_ false`, `rtxcur_init_ 1.0`, finding 17), RFC mode and with
+          `ns2_compat` on those groups only
           (finding 42's probe scenario, probes/b2_large_segments.py), send rate and timeouts
           per flow
 ns-2 seeds not in the existing caches (measured/rfc4828_b1_tfrc_ns2.csv,
@@ -179,7 +180,8 @@ def verdict_row(label, ns, qo, bound, dec=2):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--part", required=True, choices=["b1tfrc", "b2tfrc", "b1ecn", "b2tcp", "b1tcp"])
+    ap.add_argument("--part", required=True,
+                    choices=["b1tfrc", "b2tfrc", "b1ecn", "b2tcp", "b1tcp"])
     ap.add_argument("--seeds", type=int, default=40)
     ap.add_argument("--values", required=True)
     ap.add_argument("--groups", default="tcp256")

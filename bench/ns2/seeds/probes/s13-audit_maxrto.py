@@ -59,7 +59,8 @@ def main():
             v = res[(m, g)]
             rel = f" ({100 * (sum(v) / len(v) / p[0] - 1):+.1f} %)" if p else ""
             cells.append(ci.fmt(v, 2) + rel)
-        print(f"| {g} | {'—' if p is None else f'{p[0]:.2f} ({p[1]})'} | " + " | ".join(cells) + " |")
+        pub_cell = "—" if p is None else f"{p[0]:.2f} ({p[1]})"
+        print(f"| {g} | {pub_cell} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
