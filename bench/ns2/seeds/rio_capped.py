@@ -14,11 +14,12 @@ bottleneck's drops in 5..20 s, split by dsRED printStats into early (edrops) and
 buffer drops (ldrops), In + Out, against ours (drops_early, drops_forced + drops_overflow).
 
 usage: python3 bench/ns2/seeds/rio_capped.py [--seeds N] [--capped PATH] [--shipped PATH]
-                                             [--tables 1,4] [--reuse] [--qoslab PATH]
+                                             [--tables 1,4] [--minth 20,40] [--reuse]
+                                             [--qoslab PATH]
 
---tables takes 1 (minth_out 20 and 40 only), 2 (all 18 cells), 3 (each w_qout with ns-2's In
-weight as is and = w_qout, as rio_hori2001.py runs it; adds the 90th/99th percentiles) and 4
-(Table 4a).
+--tables takes 1 (minth_out 20 and 40 unless --minth names others, e.g. --minth 80,100),
+2 (all 18 cells), 3 (each w_qout with ns-2's In weight as is and = w_qout, as rio_hori2001.py
+runs it; adds the 90th/99th percentiles) and 4 (Table 4a).
 
 ns-2 per-run values of both binaries are kept in measured/rio_capped_ns2.csv (--reuse reads
 them). Runs are sequential (one core; the caller should run this under nice -n 19).
@@ -51,11 +52,11 @@ def cols_for(t):
     return COLS + (PCT if t == "3" else [])
 
 
-def cells(tables):
+def cells(tables, minths=(20, 40)):
     out = []
     for t in tables:
         for keys, p, label in rio.cells(t):
-            if t == "1" and p[1] not in (20, 40):
+            if t == "1" and p[1] not in minths:
                 continue
             out.append((t, keys, p, label))
     return out
@@ -158,11 +159,12 @@ def main():
     ap.add_argument("--capped", default="/work/ns2-capped/ns-capped")
     ap.add_argument("--shipped", default="ns")
     ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--minth", default="20,40", help="Table 1's minth_out values (of 20..100)")
     ap.add_argument("--qoslab", default=os.path.join(rio.ROOT, "target", "release", "qoslab"))
     a = ap.parse_args()
     res = load()
     pub = published()
-    rows = cells(a.tables.split(","))
+    rows = cells(a.tables.split(","), [int(m) for m in a.minth.split(",")])
     for t, keys, p, label in rows:
         for s in range(1, a.seeds + 1):
             for name, exe in (("shipped", a.shipped), ("capped", a.capped)):
