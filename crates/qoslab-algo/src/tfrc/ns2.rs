@@ -5,7 +5,7 @@
 //! RFC 4828's App. B tables were produced with ns-2. At configured packet drop rates of
 //! 0.2–0.5 (Table 7's TFRC column, Tables 8 and 9) ns-2's TFRC sends 3–10× more than this
 //! RFC implementation, which follows RFC 5348 (at p = 0.5 close to the equation at the packet
-//! drop rate, partly by coincidence: see 4). Reading ns-2's code gives sixteen deviations for
+//! drop rate, partly by coincidence: see 4). Reading ns-2's code gives seventeen deviations for
 //! standard TFRC and three more (5, 13, 19) for TFRC-SP; together, with ns-2's application model
 //! (an unbounded send buffer, [`SenderParams::with_app_backlog`](super::SenderParams::with_app_backlog),
 //! not a TFRC rule), they account for the gap of both (tables below).
