@@ -5,7 +5,7 @@
 //! RFC 4828's App. B tables were produced with ns-2. At configured packet drop rates of
 //! 0.2–0.5 (Table 7's TFRC column, Tables 8 and 9) ns-2's TFRC sends 3–10× more than this
 //! RFC implementation, which follows RFC 5348 (at p = 0.5 close to the equation at the packet
-//! drop rate, partly by coincidence: see 4). Reading ns-2's code gives sixteen deviations for
+//! drop rate, partly by coincidence: see 4). Reading ns-2's code gives seventeen deviations for
 //! standard TFRC and three more (5, 13, 19) for TFRC-SP; together, with ns-2's application model
 //! (an unbounded send buffer, [`SenderParams::with_app_backlog`](super::SenderParams::with_app_backlog),
 //! not a TFRC rule), they account for the gap of both (tables below).
@@ -154,6 +154,15 @@
 //!     times our packet rate at the same X, 17 % for 14-B packets, 3 % for 200 B, 5 % for the
 //!     suite's 120 B. Option: [`Ns2Compat::sp_header_32`] (sender; the on-wire header is the
 //!     scenario's, 32 B in every ns-2 comparison here).
+//!
+//! 20. **Idle means data-limited at a nofeedback expiry** (`reduce_rate_on_no_feedback()`:
+//!     the rate is kept only when `datalimited_` or `all_idle_`, which `nextpkt()` sets when
+//!     the application has no packet): RFC 5348 §4.4's exception for a sender "idle since the
+//!     nofeedback timer was set" is taken here as "sent no packet since then", which at loss
+//!     rates of 0.4 and more also spares a backlogged sender whose next packet, at its own
+//!     low rate, was due after the expiry (one expiry in nine for a 14-B flow at p = 0.5;
+//!     ns-2 cuts every one). Option: [`Ns2Compat::nofeedback_idle_needs_no_data`] (sender;
+//!     session 13, finding 54).
 //!
 //! 15–19 were found in session 13 (finding 38) by tracing one `voip` run of the friendly
 //! suite (TFRC-SP and a TCP on a congested 0.2 Mb/s RED link) in both simulators, per
@@ -331,6 +340,14 @@ pub struct Ns2Compat {
     /// `recv()`: `rcvrate*(size_/(1.0*headersize_+size_))`; `tcl/lib/ns-default.tcl`), so
     /// the allowed packet rate is X/(s_true + 32); RFC 4828 §3: H = 40 B.
     pub sp_header_32: bool,
+    /// Sender: the nofeedback timer's "idle" exception (RFC 5348 §4.4: X is not cut when
+    /// the sender has been idle since the timer was set) needs the sender to have been
+    /// data-limited, i.e. the application had no packet when one was due (`tcp/tfrc.cc`
+    /// `reduce_rate_on_no_feedback()`: `rate_ *= 0.5` unless `datalimited_ || all_idle_`,
+    /// both set only by `nextpkt()` finding no data); a sender that sent nothing because its
+    /// own low rate put the next packet after the expiry is cut. Here (off) any sender that
+    /// sent no packet since the timer was set counts as idle.
+    pub nofeedback_idle_needs_no_data: bool,
 }
 
 impl Ns2Compat {
@@ -355,6 +372,7 @@ impl Ns2Compat {
         slow_start_send_at_feedback: false,
         init_rate_300: false,
         sp_header_32: false,
+        nofeedback_idle_needs_no_data: false,
     };
     /// ns-2's default behaviour for all of them.
     pub fn ns2() -> Self {
@@ -378,6 +396,7 @@ impl Ns2Compat {
             slow_start_send_at_feedback: true,
             init_rate_300: true,
             sp_header_32: true,
+            nofeedback_idle_needs_no_data: true,
         }
     }
 }

@@ -360,6 +360,10 @@ pub(crate) fn probe_flow(
     let (mut bytes, mut sum_p, mut xt) = (0u64, 0.0, 0.0);
     let mut last = from;
     let mut ev0 = None;
+    // TFRC_PROBE_TRACE=1 (finding 54, session 13): one line per event on stderr in the format
+    // of ns-2's trace patch (bench/ns2/s13-voip_tfrc_trace.patch): TX, NF, RP, FB; data B/s.
+    let tr = std::env::var("TFRC_PROBE_TRACE").is_ok_and(|v| v == "1");
+    let secs = |t: Time| t.0 as f64 * 1e-9;
     loop {
         let cands = [
             snd.next_send_time(),
@@ -383,6 +387,16 @@ pub(crate) fn probe_flow(
         if fbs.front().is_some_and(|f| f.0 == now) {
             let (_, fb) = fbs.pop_front().unwrap();
             snd.on_feedback(now, &fb);
+            if tr {
+                eprintln!(
+                    "FB {:.6} p {:.6} xr {:.3} eq {:.3} rate {:.3}",
+                    secs(now),
+                    fb.p,
+                    fb.x_recv / kind.size as f64,
+                    snd.x_calc(),
+                    snd.allowed_data_rate()
+                );
+            }
             if counting {
                 pr.feedbacks += 1;
                 sum_p += fb.p;
@@ -394,19 +408,36 @@ pub(crate) fn probe_flow(
         } else if data.front().is_some_and(|d| d.0 == now) {
             let (_, pkt) = data.pop_front().unwrap();
             if let Some(fb) = rcv.on_packet(now, &pkt) {
+                if tr {
+                    let x = fb.x_recv / kind.size as f64;
+                    eprintln!("RP {:.6} p {:.6} xr {x:.3} A", secs(now), fb.p);
+                }
                 fbs.push_back((now + OWD, fb));
             }
         } else if rcv.poll_timeout() == Some(now) {
             if let Some(fb) = rcv.on_timeout(now) {
+                if tr {
+                    let x = fb.x_recv / kind.size as f64;
+                    eprintln!("RP {:.6} p {:.6} xr {x:.3} T", secs(now), fb.p);
+                }
                 fbs.push_back((now + OWD, fb));
             }
         } else if snd.poll_timeout() == Some(now) {
             let before = snd.stats().nofeedback_expiries;
             snd.on_timeout(now);
-            if counting && snd.stats().nofeedback_expiries > before {
-                pr.nofeedback += 1;
+            if snd.stats().nofeedback_expiries > before {
+                if counting {
+                    pr.nofeedback += 1;
+                }
+                if tr {
+                    eprintln!("NF {:.6} rate {:.3}", secs(now), snd.allowed_data_rate());
+                }
             }
         } else if let Some(pkt) = snd.poll_transmit(now) {
+            if tr {
+                let r = snd.allowed_data_rate();
+                eprintln!("TX {:.6} {} rate {r:.3}", secs(now), pkt.seq);
+            }
             if counting {
                 bytes += (kind.size + kind.header) as u64;
             }
@@ -481,6 +512,7 @@ fn ns2_high_loss_single_flows_match_ns2_probe() {
         slow_start_send_at_feedback: false,
         init_rate_300: false,
         sp_header_32: false,
+        nofeedback_idle_needs_no_data: false,
         ..Ns2Compat::ns2()
     };
     for (kind, p, ns2) in NS2_PROBE_KBPS {
@@ -530,12 +562,16 @@ fn tfrc_high_loss_probe() {
             "slow_start_send_at_feedback" => ns2.slow_start_send_at_feedback = false,
             "init_rate_300" => ns2.init_rate_300 = false,
             "sp_header_32" => ns2.sp_header_32 = false,
+            "nofeedback_idle_needs_no_data" => ns2.nofeedback_idle_needs_no_data = false,
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
         }
     }
     for (name, ns2) in [("rfc", Ns2Compat::RFC), ("ns2", ns2)] {
         let mut agg = Probe::default();
         for seed in 1..=seeds {
+            if std::env::var("TFRC_PROBE_TRACE").is_ok_and(|v| v == "1") {
+                eprintln!("SEED {name} {seed}");
+            }
             let pr = probe_flow(kind, p, ns2, seed, end, 50, nd, backlog);
             agg.kbps += pr.kbps / seeds as f64;
             agg.mean_p += pr.mean_p / seeds as f64;

@@ -569,6 +569,21 @@ impl Sender {
         Some(pkt)
     }
 
+    /// ns-2 option [`Ns2Compat::nofeedback_idle_needs_no_data`]: is the sender short of
+    /// application data at `now` (ns-2 `datalimited_`)? With a send buffer: the next packet
+    /// was not produced by the time it was due (or by `now`); without one: the
+    /// application's rate, not X, spaces the packets; an unlimited application never is.
+    fn data_short(&self, now: Time) -> bool {
+        if self.params.app_rate.is_none() {
+            false
+        } else if self.backlogged() {
+            self.app_ready(self.next_seq) > self.next_send.min(now)
+        } else {
+            let (rate_gap, other_gap) = self.gaps();
+            other_gap > rate_gap
+        }
+    }
+
     /// RFC 5348 §8.2.1: record that the sender is not data-limited at `now`.
     fn mark_not_limited(&mut self, now: Time) {
         let t = ns(now);
@@ -835,7 +850,10 @@ impl Sender {
         // ns-2 reduce_rate_on_no_feedback(): round_id++, UrgentFlag = 1.
         self.round += 1;
         self.urgent = true;
-        let idle = !self.sent_since_timer;
+        // ns-2 option nofeedback_idle_needs_no_data: idle only if the application had no
+        // packet ready when the next one was due (`datalimited_`).
+        let idle = !self.sent_since_timer
+            && (!self.params.ns2.nofeedback_idle_needs_no_data || self.data_short(now));
         let before = self.x;
         let halve = |x: f64, s: f64| (x / 2.0).max(s / T_MBI_S);
         if self.r.is_none() {
@@ -1223,6 +1241,53 @@ mod tests {
         s.poll_transmit(Time(100 * MS)).unwrap();
         s.on_feedback(Time(200 * MS), &fb(100, 100_000.0, 0.01));
         s
+    }
+
+    /// ns-2 option `nofeedback_idle_needs_no_data` (finding 54; `tcp/tfrc.cc`
+    /// `reduce_rate_on_no_feedback()` keeps `rate_` only when `datalimited_ || all_idle_`):
+    /// a backlogged sender whose next packet, at its own low rate, falls after the
+    /// nofeedback expiry has sent nothing since the timer was set, but had data; ns-2 halves
+    /// its rate. Without the option RFC 5348 §4.4's idle exception keeps X.
+    #[test]
+    fn ns2_nofeedback_cuts_a_backlogged_sender_that_sent_nothing() {
+        for on in [false, true] {
+            let ns2 = Ns2Compat {
+                nofeedback_halves_rate: true,
+                nofeedback_idle_needs_no_data: on,
+                ..Ns2Compat::RFC
+            };
+            let p = SenderParams::new(
+                1000,
+                Some(Rate(800_000)),
+                Variant::Standard,
+                InitialRate::Rfc5348,
+            )
+            .unwrap()
+            .with_ns2(ns2)
+            .with_app_backlog(true);
+            let mut s = Sender::new(p, Time::ZERO);
+            s.poll_transmit(Time::ZERO).unwrap();
+            s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
+            s.poll_transmit(Time(100 * MS)).unwrap();
+            // p = 0.3 and X_recv 2 kB/s: X about 2 kB/s, the next packet about 0.5 s after
+            // the last one, after the expiry of the timer set at this feedback.
+            s.on_feedback(Time(200 * MS), &fb(100, 2000.0, 0.3));
+            let x0 = s.allowed_rate();
+            let expiry = s.poll_timeout().unwrap();
+            assert!(
+                s.next_send_time() > expiry,
+                "no packet due before the expiry"
+            );
+            assert!(s.poll_transmit(Time(expiry.0 - 1)).is_none());
+            s.on_timeout(expiry);
+            assert_eq!(s.stats().nofeedback_expiries, 1);
+            let want = if on { x0 / 2.0 } else { x0 };
+            assert!(
+                close(s.allowed_rate(), want),
+                "on={on}: {} vs {x0}",
+                s.allowed_rate()
+            );
+        }
     }
 
     #[test]
