@@ -13,7 +13,7 @@
 
 use super::manifest;
 use qoslab_sim::scenario::load;
-use qoslab_sim::scenario::spec::{FlowKind, QueueSpec, RioPrecedenceSpec, TcpVariant};
+use qoslab_sim::scenario::spec::{FlowKind, QueueSpec, RioPrecedenceSpec, Scenario, TcpVariant};
 use qoslab_sim::Simulator;
 
 /// ns-2's (ql_ave, throughput) per seed for the cell.
@@ -32,8 +32,10 @@ fn ns2_reference(maxth: u32, den: u32) -> Vec<(f64, f64)> {
     v
 }
 
-/// Our (ql_ave, throughput Mb/s) at G1->G2 for the cell and seed.
-fn ours(maxth: u32, den: u32, seed: u64) -> (f64, f64) {
+/// `scenarios/rio-hori2001/base.toml` for one cell: RFC-mode Reno (`ns2_compat = false`, the
+/// like-for-like column of README section 1) and the core queue's AF12 (Out) precedence set to
+/// min_th 60, max_th `maxth`, max_p 1/`den` and averaging weight `w_out`.
+pub(super) fn reno_cell(maxth: u32, den: u32, w_out: f64) -> Scenario {
     let mut s =
         load(&manifest("../../scenarios/rio-hori2001/base.toml")).unwrap_or_else(|e| panic!("{e}"));
     for f in &mut s.flows {
@@ -49,12 +51,18 @@ fn ours(maxth: u32, den: u32, seed: u64) -> (f64, f64) {
                 min_th: 60.0,
                 max_th: maxth as f64,
                 max_p: 1.0 / den as f64,
-                w_q: 0.002,
+                w_q: w_out,
             };
             n += 1;
         }
     }
     assert_eq!(n, 1, "base.toml: one RIO queue on G1->G2 expected");
+    s
+}
+
+/// Our (ql_ave, throughput Mb/s) at G1->G2 for the cell and seed.
+fn ours(maxth: u32, den: u32, seed: u64) -> (f64, f64) {
+    let s = reno_cell(maxth, den, 0.002);
     let r = Simulator::new(s, seed).unwrap().run().unwrap();
     let q = r.queues.iter().find(|q| q.link == "G1->G2").unwrap();
     (q.length.mean, q.throughput_bps / 1e6)

@@ -20,8 +20,7 @@
 //! 4b, 1..10 for Table 3.
 
 use super::{manifest, within};
-use qoslab_sim::scenario::load;
-use qoslab_sim::scenario::spec::{FlowKind, QueueSpec, RioPrecedenceSpec, TcpVariant};
+use qoslab_sim::scenario::spec::FlowKind;
 use qoslab_sim::transport::tcp::RtoSsthresh;
 use qoslab_sim::Simulator;
 
@@ -69,28 +68,12 @@ fn ns2_reference(table: &str, maxth: u32, den: u32, w_out: f64) -> Vec<Stats> {
 }
 
 fn ours(maxth: u32, den: u32, w_out: f64, rto: RtoSsthresh, seed: u64) -> Stats {
-    let mut s =
-        load(&manifest("../../scenarios/rio-hori2001/base.toml")).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = super::rio::reno_cell(maxth, den, w_out);
     for f in &mut s.flows {
         if let FlowKind::Tcp(t) = &mut f.kind {
-            t.variant = TcpVariant::Reno;
-            t.ns2_compat = false;
             t.rto_ssthresh = rto;
         }
     }
-    let mut n = 0;
-    for l in s.links.iter_mut().filter(|l| l.name == "G1->G2") {
-        if let QueueSpec::Rio { precedences, .. } = &mut l.queue {
-            precedences[1] = RioPrecedenceSpec {
-                min_th: 60.0,
-                max_th: maxth as f64,
-                max_p: 1.0 / den as f64,
-                w_q: w_out,
-            };
-            n += 1;
-        }
-    }
-    assert_eq!(n, 1, "base.toml: one RIO queue on G1->G2 expected");
     let r = Simulator::new(s, seed).unwrap().run().unwrap();
     let q = r.queues.iter().find(|q| q.link == "G1->G2").unwrap();
     let m = &q.measured;
