@@ -107,7 +107,10 @@ def run_ns2(exe, p, seed, dur="20"):
             "ql_p90": st["ql_p90"], "ql_p99": st["ql_p99"]}
 
 
-def run_ours(exe, p, seed, half_window=False):
+def scenario(p, mode):
+    """base.toml with AF12's RIO settings of `p` and TCP mode `mode`: "rfc" (our RFC-mode TCP,
+    `ns2_compat = false`), "rfc+hw" (the same with ns-2's timeout ssthresh rule, finding 43) or
+    "repro" (the reproduction's own TCP, base.toml's `ns2_compat = true`)."""
     base = open(os.path.join(rio.ROOT, "scenarios", "rio-hori2001", "base.toml")).read()
     tcp, minth, maxth, den, w, _ = p
     old_out = "out = { min_th = 60, max_th = 200, max_p = 0.1, w_q = 0.002 } }"
@@ -115,9 +118,14 @@ def run_ours(exe, p, seed, half_window=False):
     sc = base.replace(old_out, f"out = {{ min_th = {minth}, max_th = {maxth}, "
                       f"max_p = {1.0 / den!r}, w_q = {w!r} }} }}")
     sc = sc.replace('variant = "reno"', f'variant = "{rio.TCP_NAMES[tcp]}"')
-    sc = sc.replace("ns2_compat = true", "ns2_compat = false" + (
-        '\nrto_ssthresh = "ns2-half-window"' if half_window else ""))
-    _, out = qoslab_run.run(exe, sc, seed, ["queues.csv"])
+    if mode != "repro":
+        sc = sc.replace("ns2_compat = true", "ns2_compat = false" + (
+            '\nrto_ssthresh = "ns2-half-window"' if mode == "rfc+hw" else ""))
+    return sc
+
+
+def g1g2_stats(out):
+    """The core queue's statistics from a `qoslab run`'s queues.csv rows."""
     for row in out["queues.csv"]:
         if row["link"] == "G1->G2":
             e, fo, ov = (int(row[k]) for k in ("drops_early", "drops_forced", "drops_overflow"))
@@ -127,6 +135,12 @@ def run_ours(exe, p, seed, half_window=False):
                     "drops": e + fo + ov, "early": e, "forced": fo + ov,
                     "ql_p90": float(row["ql_p90"]), "ql_p99": float(row["ql_p99"])}
     raise SystemExit("qoslab run: no G1->G2 queue in queues.csv")
+
+
+def run_ours(exe, p, seed, half_window=False):
+    sc = scenario(p, "rfc+hw" if half_window else "rfc")
+    _, out = qoslab_run.run(exe, sc, seed, ["queues.csv"])
+    return g1g2_stats(out)
 
 
 def load():

@@ -38,6 +38,7 @@ import ci  # noqa: E402
 import ns2trace  # noqa: E402
 import qoslab_run  # noqa: E402
 import rio_hori2001 as rio  # noqa: E402
+from rio_capped import g1g2_stats, scenario  # noqa: E402
 
 RESULTS = os.path.join(HERE, "measured", "rio_riototal_runs.csv")
 COLS = ["ql_zero", "ql_ave", "ql_std", "throughput", "drops", "early", "forced", "ql_p90",
@@ -93,32 +94,9 @@ def run_ns2(exe, p, seed, mred, series=None):
             "ql_p90": st["ql_p90"], "ql_p99": st["ql_p99"]}
 
 
-def scenario(p, mode):
-    """base.toml with AF12's RIO settings of `p` and TCP mode `mode` (rfc, rfc+hw, repro)."""
-    base = open(os.path.join(rio.ROOT, "scenarios", "rio-hori2001", "base.toml")).read()
-    tcp, minth, maxth, den, w, _ = p
-    old_out = "out = { min_th = 60, max_th = 200, max_p = 0.1, w_q = 0.002 } }"
-    assert old_out in base, "base.toml's AF12 line changed: update rio_riototal.py"
-    sc = base.replace(old_out, f"out = {{ min_th = {minth}, max_th = {maxth}, "
-                      f"max_p = {1.0 / den!r}, w_q = {w!r} }} }}")
-    sc = sc.replace('variant = "reno"', f'variant = "{rio.TCP_NAMES[tcp]}"')
-    if mode != "repro":
-        sc = sc.replace("ns2_compat = true", "ns2_compat = false" + (
-            '\nrto_ssthresh = "ns2-half-window"' if mode == "rfc+hw" else ""))
-    return sc
-
-
 def run_ours(exe, p, seed, mode):
     _, out = qoslab_run.run(exe, scenario(p, mode), seed, ["queues.csv"])
-    for row in out["queues.csv"]:
-        if row["link"] == "G1->G2":
-            e, fo, ov = (int(row[k]) for k in ("drops_early", "drops_forced", "drops_overflow"))
-            return {"ql_zero": float(row["ql_p_empty"]), "ql_ave": float(row["ql_mean"]),
-                    "ql_std": float(row["ql_std"]),
-                    "throughput": float(row["throughput_bps"]) / 1e6,
-                    "drops": e + fo + ov, "early": e, "forced": fo + ov,
-                    "ql_p90": float(row["ql_p90"]), "ql_p99": float(row["ql_p99"])}
-    raise SystemExit("qoslab run: no G1->G2 queue in queues.csv")
+    return g1g2_stats(out)
 
 
 def load():
