@@ -82,11 +82,14 @@ def published():
     return pub
 
 
-def run_ns2(exe, p, seed, dur="20"):
+def run_ns2(exe, p, seed, dur="20", extra=(), nice=("nice",)):
+    """One ns-2 run of rio_hori2001.tcl (`extra`: its optional MRED-mode and series-file
+    arguments); the queue statistics of section 1 and the 5 s..end drops split by dsRED
+    printStats."""
     with tempfile.TemporaryDirectory() as d:
         tr = os.path.join(d, "q.tr")
-        args = ["nice", exe, os.path.join(HERE, "rio_hori2001.tcl"), p[0], str(p[1]), str(p[2]),
-                str(p[3]), str(p[4]), str(seed), tr, dur, str(p[5])]
+        args = [*nice, exe, os.path.join(HERE, "rio_hori2001.tcl"), p[0], str(p[1]), str(p[2]),
+                str(p[3]), str(p[4]), str(seed), tr, dur, str(p[5]), *extra]
         r = subprocess.run(args, cwd=d, stdout=subprocess.PIPE, text=True)
         if r.returncode != 0:
             raise SystemExit(f"ns-2 failed (exit {r.returncode}): {' '.join(args)}")

@@ -28,16 +28,14 @@ instead of rerunning. Runs are sequential (one core; run it under nice -n 19).
 import argparse
 import csv
 import os
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import ci  # noqa: E402
-import ns2trace  # noqa: E402
 import qoslab_run  # noqa: E402
 import rio_hori2001 as rio  # noqa: E402
+import rio_capped  # noqa: E402
 from rio_capped import g1g2_stats, scenario  # noqa: E402
 
 RESULTS = os.path.join(HERE, "measured", "rio_riototal_runs.csv")
@@ -69,29 +67,9 @@ def key(side, p, seed):
 
 
 def run_ns2(exe, p, seed, mred, series=None):
-    """One ns-2 run of rio_hori2001.tcl; the queue statistics of section 1 and the 5..20 s
-    drops split by dsRED printStats (as rio_capped.py)."""
-    with tempfile.TemporaryDirectory() as d:
-        tr = os.path.join(d, "q.tr")
-        args = ["nice", "-n", "19", exe, os.path.join(HERE, "rio_hori2001.tcl"), p[0],
-                str(p[1]), str(p[2]), str(p[3]), str(p[4]), str(seed), tr, "20", str(p[5]),
-                mred] + ([series] if series else [])
-        r = subprocess.run(args, cwd=d, stdout=subprocess.PIPE, text=True)
-        if r.returncode != 0:
-            raise SystemExit(f"ns-2 failed (exit {r.returncode}): {' '.join(args)}")
-        st = ns2trace.stats(tr, 5.0, 20.0)
-    tabs = [{}]
-    for line in r.stdout.splitlines():
-        f = line.split()
-        if len(f) == 5 and f[0] in ("10", "11"):
-            if f[0] in tabs[-1]:
-                tabs.append({})
-            tabs[-1][f[0]] = (int(f[3]), int(f[4]))
-    ld = sum(tabs[-1][c][0] - tabs[0][c][0] for c in ("10", "11"))
-    ed = sum(tabs[-1][c][1] - tabs[0][c][1] for c in ("10", "11"))
-    return {"ql_zero": st["ql_zero"], "ql_ave": st["ql_ave"], "ql_std": st["ql_std"],
-            "throughput": st["throughput"], "drops": st["drops"], "early": ed, "forced": ld,
-            "ql_p90": st["ql_p90"], "ql_p99": st["ql_p99"]}
+    """One 20-s ns-2 run in MRED mode `mred` (rio_capped.py's runner)."""
+    return rio_capped.run_ns2(exe, p, seed, "20", [mred] + ([series] if series else []),
+                              ("nice", "-n", "19"))
 
 
 def run_ours(exe, p, seed, mode):

@@ -830,6 +830,17 @@ impl TcpSender {
         }
     }
 
+    /// RFC 3042: on the first and second duplicate ACKs, one segment each beyond cwnd, when
+    /// limited transmit is on and the state allows it (`eligible`).
+    #[inline(always)]
+    fn limited_transmit_allowance(&self, eligible: impl FnOnce(&Self) -> bool) -> u64 {
+        if self.limited_transmit && self.dupacks < self.dupthresh && eligible(self) {
+            self.dupacks.min(2) as u64 * self.mss
+        } else {
+            0
+        }
+    }
+
     /// ns-2.35 Sack1 after a timeout (`ns2_compat`, SACK): past the first ACK that advanced
     /// SND.UNA, not in recovery and a new recovery not yet allowed — the duplicate ACKs then
     /// release one segment each (`send_one()`: `t_seqno_ <= highest_ack_ + cwnd_ +
@@ -1090,16 +1101,9 @@ impl TcpSender {
         let cwnd = self.cwnd();
         let len = self.new_data_len()?;
         let end = self.snd_max + len - self.snd_una;
-        // RFC 3042: on the first and second duplicate ACKs, one new segment each beyond cwnd.
-        let lt_allowance = if self.limited_transmit
-            && self.recovery.is_none()
-            && (self.variant != Variant::Sack || self.ns2_sack_rto_repair())
-            && self.dupacks < self.dupthresh
-        {
-            self.dupacks.min(2) as u64 * self.mss
-        } else {
-            0
-        };
+        let lt_allowance = self.limited_transmit_allowance(|s| {
+            s.recovery.is_none() && (s.variant != Variant::Sack || s.ns2_sack_rto_repair())
+        });
         if end > cwnd + lt_allowance || end > self.rwnd {
             return None;
         }
@@ -1179,14 +1183,7 @@ impl TcpSender {
             if self.snd_nxt < self.snd_max {
                 let (s, len) = self.seg_at(self.snd_nxt);
                 // ns-2 Sack1 send_one() sends the next segment of the sweep too.
-                let lt = if self.limited_transmit
-                    && self.ns2_sack_rto_repair()
-                    && self.dupacks < self.dupthresh
-                {
-                    self.dupacks.min(2) as u64 * self.mss
-                } else {
-                    0
-                };
+                let lt = self.limited_transmit_allowance(Self::ns2_sack_rto_repair);
                 if s + len - self.snd_una > cwnd + lt {
                     return None;
                 }
