@@ -364,6 +364,21 @@ pub(crate) fn probe_flow(
     // of ns-2's trace patch (bench/ns2/s13-voip_tfrc_trace.patch): TX, NF, RP, FB; data B/s.
     let tr = std::env::var("TFRC_PROBE_TRACE").is_ok_and(|v| v == "1");
     let secs = |t: Time| t.0 as f64 * 1e-9;
+    // TFRC_PROBE_BIN=W (finding 54, session 14): wire bytes sent per W-second bin from 0 to
+    // end, one "BINS <seed> b0 b1 .." line per flow on stdout.
+    // TFRC_PROBE_TX=1: each packet also takes its serialisation time at 1 Gb/s (8 ns per
+    // byte: data size + header, feedback 40 B), as on the engine's and ns-2's link.
+    let ser = std::env::var("TFRC_PROBE_TX").is_ok_and(|v| v == "1");
+    let data_owd = OWD + Duration(if ser { 8 * (kind.size + kind.header) as u64 } else { 0 });
+    let fb_owd = OWD + Duration(if ser { 8 * 40 } else { 0 });
+    let bin_w: u64 = std::env::var("TFRC_PROBE_BIN").map_or(0, |v| v.parse().unwrap_or(0));
+    let mut bins = vec![0u64; if bin_w > 0 { end_s.div_ceil(bin_w) as usize } else { 0 }];
+    // Same-instant events (finding 54, session 14): by default a feedback arrival goes
+    // before a packet due then, and a data arrival before the receiver's timer.
+    // TFRC_PROBE_TIMER_FIRST=1: the receiver's timer first (as the engine orders a timer
+    // armed before the packet was sent); TFRC_PROBE_TX_FIRST=1: the packet first.
+    let timer_first = std::env::var("TFRC_PROBE_TIMER_FIRST").is_ok_and(|v| v == "1");
+    let tx_first = std::env::var("TFRC_PROBE_TX_FIRST").is_ok_and(|v| v == "1");
     loop {
         let cands = [
             snd.next_send_time(),
@@ -384,17 +399,20 @@ pub(crate) fn probe_flow(
             last = now;
         }
         let counting = now >= from;
-        if fbs.front().is_some_and(|f| f.0 == now) {
+        // TFRC_PROBE_TX_FIRST=1: a packet due at the instant a feedback arrives leaves first.
+        let tx_first = tx_first && snd.next_send_time() == now && snd.poll_timeout() != Some(now);
+        if !tx_first && fbs.front().is_some_and(|f| f.0 == now) {
             let (_, fb) = fbs.pop_front().unwrap();
             snd.on_feedback(now, &fb);
             if tr {
                 eprintln!(
-                    "FB {:.6} p {:.6} xr {:.3} eq {:.3} rate {:.3}",
+                    "FB {:.6} p {:.6} xr {:.3} eq {:.3} rate {:.3} next {:.6}",
                     secs(now),
                     fb.p,
                     fb.x_recv / kind.size as f64,
                     snd.x_calc(),
-                    snd.allowed_data_rate()
+                    snd.allowed_data_rate(),
+                    secs(snd.next_send_time())
                 );
             }
             if counting {
@@ -405,22 +423,25 @@ pub(crate) fn probe_flow(
                     pr.capped += 1;
                 }
             }
-        } else if data.front().is_some_and(|d| d.0 == now) {
+        } else if !tx_first
+            && data.front().is_some_and(|d| d.0 == now)
+            && !(timer_first && rcv.poll_timeout() == Some(now))
+        {
             let (_, pkt) = data.pop_front().unwrap();
             if let Some(fb) = rcv.on_packet(now, &pkt) {
                 if tr {
                     let x = fb.x_recv / kind.size as f64;
                     eprintln!("RP {:.6} p {:.6} xr {x:.3} A", secs(now), fb.p);
                 }
-                fbs.push_back((now + OWD, fb));
+                fbs.push_back((now + fb_owd, fb));
             }
-        } else if rcv.poll_timeout() == Some(now) {
+        } else if !tx_first && rcv.poll_timeout() == Some(now) {
             if let Some(fb) = rcv.on_timeout(now) {
                 if tr {
                     let x = fb.x_recv / kind.size as f64;
                     eprintln!("RP {:.6} p {:.6} xr {x:.3} T", secs(now), fb.p);
                 }
-                fbs.push_back((now + OWD, fb));
+                fbs.push_back((now + fb_owd, fb));
             }
         } else if snd.poll_timeout() == Some(now) {
             let before = snd.stats().nofeedback_expiries;
@@ -441,12 +462,22 @@ pub(crate) fn probe_flow(
             if counting {
                 bytes += (kind.size + kind.header) as u64;
             }
+            if bin_w > 0 {
+                let i = (now.0 / 1_000_000_000 / bin_w) as usize;
+                if let Some(b) = bins.get_mut(i) {
+                    *b += (kind.size + kind.header) as u64;
+                }
+            }
             if !rng.bernoulli(p) {
-                data.push_back((now + OWD, pkt));
+                data.push_back((now + data_owd, pkt));
             }
         }
     }
     xt += snd.allowed_data_rate() * end.saturating_since(last).as_secs_f64();
+    if bin_w > 0 {
+        let b: Vec<String> = bins.iter().map(|b| b.to_string()).collect();
+        println!("BINS {seed} {}", b.join(" "));
+    }
     let span = (end_s - from_s) as f64;
     pr.kbps = bytes as f64 * 8.0 / span / 1000.0;
     pr.mean_p = if pr.feedbacks > 0 {
@@ -566,7 +597,11 @@ fn tfrc_high_loss_probe() {
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
         }
     }
+    let binned = std::env::var("TFRC_PROBE_BIN").is_ok();
     for (name, ns2) in [("rfc", Ns2Compat::RFC), ("ns2", ns2)] {
+        if binned && name == "rfc" {
+            continue;
+        }
         let mut agg = Probe::default();
         for seed in 1..=seeds {
             if std::env::var("TFRC_PROBE_TRACE").is_ok_and(|v| v == "1") {
