@@ -369,10 +369,12 @@ pub(crate) fn probe_flow(
     // TFRC_PROBE_TX=1: each packet also takes its serialisation time at 1 Gb/s (8 ns per
     // byte: data size + header, feedback 40 B), as on the engine's and ns-2's link.
     let ser = std::env::var("TFRC_PROBE_TX").is_ok_and(|v| v == "1");
-    let data_owd = OWD + Duration(if ser { 8 * (kind.size + kind.header) as u64 } else { 0 });
-    let fb_owd = OWD + Duration(if ser { 8 * 40 } else { 0 });
+    let tx_ns = |bytes: u32| Duration(if ser { 8 * bytes as u64 } else { 0 });
+    let data_owd = OWD + tx_ns(kind.size + kind.header);
+    let fb_owd = OWD + tx_ns(40);
     let bin_w: u64 = std::env::var("TFRC_PROBE_BIN").map_or(0, |v| v.parse().unwrap_or(0));
-    let mut bins = vec![0u64; if bin_w > 0 { end_s.div_ceil(bin_w) as usize } else { 0 }];
+    let n_bins = if bin_w > 0 { end_s.div_ceil(bin_w) } else { 0 };
+    let mut bins = vec![0u64; n_bins as usize];
     // Same-instant events (finding 54, session 14): by default a feedback arrival goes
     // before a packet due then, and a data arrival before the receiver's timer.
     // TFRC_PROBE_TIMER_FIRST=1: the receiver's timer first (as the engine orders a timer
@@ -462,9 +464,8 @@ pub(crate) fn probe_flow(
             if counting {
                 bytes += (kind.size + kind.header) as u64;
             }
-            if bin_w > 0 {
-                let i = (now.0 / 1_000_000_000 / bin_w) as usize;
-                if let Some(b) = bins.get_mut(i) {
+            if let Some(i) = (now.0 / 1_000_000_000).checked_div(bin_w) {
+                if let Some(b) = bins.get_mut(i as usize) {
                     *b += (kind.size + kind.header) as u64;
                 }
             }
