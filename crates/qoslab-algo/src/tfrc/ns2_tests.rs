@@ -595,6 +595,8 @@ fn tfrc_high_loss_probe() {
             "init_rate_300" => ns2.init_rate_300 = false,
             "sp_header_32" => ns2.sp_header_32 = false,
             "nofeedback_idle_needs_no_data" => ns2.nofeedback_idle_needs_no_data = false,
+            "report_timer_after_arrival" => ns2.report_timer_after_arrival = false,
+            "feedback_before_send" => ns2.feedback_before_send = false,
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
         }
     }

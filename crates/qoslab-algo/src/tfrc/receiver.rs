@@ -61,6 +61,8 @@ pub struct ReceiverParams {
     ns2_idle_report: bool,
     /// ns-2 option [`Ns2Compat::report_at_arrival`].
     ns2_report_at_arrival: bool,
+    /// ns-2 option [`Ns2Compat::report_timer_after_arrival`] (with `ns2_report_at_arrival`).
+    ns2_timer_after_arrival: bool,
 }
 
 impl ReceiverParams {
@@ -80,6 +82,7 @@ impl ReceiverParams {
             init_segment,
             ns2_idle_report: false,
             ns2_report_at_arrival: false,
+            ns2_timer_after_arrival: false,
         })
     }
     /// Standard TFRC with RFC 5348 defaults.
@@ -89,6 +92,7 @@ impl ReceiverParams {
             init_segment: None,
             ns2_idle_report: false,
             ns2_report_at_arrival: false,
+            ns2_timer_after_arrival: false,
         }
     }
     /// TFRC-SP: short-interval rule and nominal segment size from `sp`.
@@ -98,6 +102,7 @@ impl ReceiverParams {
             init_segment: Some(sp.nominal_segment()),
             ns2_idle_report: false,
             ns2_report_at_arrival: false,
+            ns2_timer_after_arrival: false,
         }
     }
     /// The same settings with the receiver-side ns-2 behaviour of `ns2` switched on
@@ -106,6 +111,7 @@ impl ReceiverParams {
         self.history = self.history.with_ns2(ns2);
         self.ns2_idle_report = ns2.idle_report_after_arrival;
         self.ns2_report_at_arrival = ns2.report_at_arrival;
+        self.ns2_timer_after_arrival = ns2.report_at_arrival && ns2.report_timer_after_arrival;
         self
     }
     pub fn history(&self) -> &LossHistoryParams {
@@ -169,6 +175,9 @@ pub struct Receiver {
     prev_start: Option<Time>,
     last_p: f64,
     deadline: Time,
+    /// ns-2 option `report_timer_after_arrival`: the deadline at which `on_timeout` has
+    /// yielded once already.
+    yielded: Time,
     idle_expired: bool,
     /// The last feedback was sent at the arrival instant of the last data packet (ns-2
     /// idle-report option).
@@ -193,6 +202,7 @@ impl Receiver {
             prev_start: None,
             last_p: 0.0,
             deadline: Time::NEVER,
+            yielded: Time::NEVER,
             idle_expired: false,
             fb_at_arrival: false,
             stats: ReceiverStats::default(),
@@ -277,9 +287,17 @@ impl Receiver {
         None
     }
 
-    /// The feedback timer fired (call at `poll_timeout()`; early calls do nothing).
+    /// The feedback timer fired (call at `poll_timeout()`; early calls do nothing). With
+    /// the ns-2 option [`Ns2Compat::report_timer_after_arrival`] the first call at a
+    /// deadline yields: it returns `None` and the deadline stays due, to be called again at
+    /// the same instant after the data packets arriving then (the engine re-arms the timer
+    /// at `now`, behind the events already queued for it).
     pub fn on_timeout(&mut self, now: Time) -> Option<Feedback> {
         if self.deadline.is_never() || now < self.deadline {
+            return None;
+        }
+        if self.params.ns2_timer_after_arrival && self.yielded != self.deadline {
+            self.yielded = self.deadline;
             return None;
         }
         let r = self.rtt.unwrap_or(Duration::ZERO);
@@ -503,6 +521,64 @@ mod tests {
         assert!((got[1][3].1 - 30_000.0).abs() < 1e-6, "{}", got[1][3].1);
         // The timer runs 1.5 R after every report.
         assert_eq!(ns2.poll_timeout(), Some(Time(480 * MS)));
+    }
+
+    /// ns-2 option `report_timer_after_arrival` (finding 54, session 14): a packet arriving
+    /// at the instant the 1.5 R timer expires is reported at its arrival. The driver runs
+    /// the events of one instant as the engine queues them: the timer (armed at the last
+    /// report) before the arrival, and a timer that yielded once more after it. Without
+    /// the option the expiry finds nothing since the last report and reports X_recv = one
+    /// packet per second, and the packet, 0 s after that report, is not reported.
+    #[test]
+    fn ns2_report_timer_yields_to_an_arrival_at_its_instant() {
+        let ns2 = |after: bool| Ns2Compat {
+            report_at_arrival: true,
+            idle_report_after_arrival: true,
+            report_timer_after_arrival: after,
+            ..Ns2Compat::RFC
+        };
+        let mut reports = Vec::new();
+        for after in [false, true] {
+            let mut r = Receiver::new(ReceiverParams::standard().with_ns2(ns2(after)));
+            let mut got: Vec<(u64, f64)> = Vec::new();
+            // 1000-B packets carrying R = 100 ms arrive at 0, 120 and 270 ms = 120 + 1.5 R.
+            for (seq, t) in [(0u64, 0u64), (1, 120), (2, 270)] {
+                let at = Time(t * MS);
+                let timer = |r: &mut Receiver, got: &mut Vec<(u64, f64)>| {
+                    if let Some(d) = r.poll_timeout().filter(|&d| d <= at) {
+                        if let Some(fb) = r.on_timeout(d) {
+                            got.push((d.0 / MS, fb.x_recv));
+                        }
+                    }
+                };
+                timer(&mut r, &mut got);
+                if let Some(fb) = r.on_packet(at, &pkt(seq, t, Some(100))) {
+                    got.push((t, fb.x_recv));
+                }
+                timer(&mut r, &mut got);
+            }
+            reports.push(got);
+        }
+        assert_eq!(reports[0][2], (270, 1000.0), "{:?}", reports[0]);
+        assert_eq!(reports[0].len(), 3, "{:?}", reports[0]);
+        // On: 1 packet in the 150 ms since the last report, and the timer restarts from it.
+        assert_eq!(reports[1].len(), 3, "{:?}", reports[1]);
+        assert_eq!(reports[1][2].0, 270);
+        assert!(
+            (reports[1][2].1 - 1000.0 / 0.15).abs() < 1e-6,
+            "{:?}",
+            reports[1]
+        );
+        // With no arrival at its instant the timer reports there, on the second call.
+        let mut r = Receiver::new(ReceiverParams::standard().with_ns2(ns2(true)));
+        r.on_packet(Time(0), &pkt(0, 0, Some(100))).unwrap();
+        r.on_packet(Time(10 * MS), &pkt(1, 10, Some(100)));
+        assert_eq!(r.poll_timeout(), Some(Time(150 * MS)));
+        assert_eq!(r.on_timeout(Time(150 * MS)), None);
+        assert_eq!(r.poll_timeout(), Some(Time(150 * MS)));
+        let fb = r.on_timeout(Time(150 * MS)).unwrap();
+        assert!((fb.x_recv - 1000.0 / 0.15).abs() < 1e-6);
+        assert_eq!(r.poll_timeout(), Some(Time(300 * MS)));
     }
 
     #[test]
