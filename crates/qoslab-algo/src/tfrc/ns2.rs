@@ -166,22 +166,17 @@
 //!
 //! 21. **An arrival at the report timer's instant comes first** (the 1.5 R timer of 12):
 //!     at the one-packet-per-RTT floor (4, 8) the sender's gaps are R or R/2, so a packet
-//!     often arrives exactly 1.5 R after a report. ns-2 computes both instants in doubles
-//!     (`nack_timer_.resched(1.5*rtt_)` against the link's arrival time), and its rounding
-//!     puts the arrival first at 84 % of the coincidences within 1 ns (2060 of 2453; one
-//!     TFRC-SP 14-B flow at p = 0.5, 10 × 2000 s); our integer nanoseconds make them exact
-//!     and the engine took the timer first (it was queued at the last report), whose report
-//!     then carried X_recv = one packet per second (7) and held the sender at its floor:
-//!     TFRC-SP 14 B at p = 0.4 / 0.5 sent 5–6 % less than ns-2.35. RFC 5348 §6.2 does not
-//!     order them. Option: [`Ns2Compat::report_timer_after_arrival`] (receiver; session 14,
-//!     finding 54).
-//!
-//! 22. **A feedback at a packet's send instant comes first**: at the floor the gap is R, so
-//!     the feedback for one packet arrives exactly when the next is due. ns-2's rounding
-//!     puts the feedback first at 62 % of the coincidences within 0.5 ns (3378 of 5459, same
-//!     runs as 21), our engine's queue order at 13 % (325 of 2414, exact ties); taken
-//!     first, the feedback's rate sets the gap to the packet after (11). Option:
-//!     [`Ns2Compat::feedback_before_send`] (sender; session 14, finding 54).
+//!     often arrives 1.5 R after a report. ns-2 computes both instants in doubles
+//!     (`nack_timer_.resched(1.5*rtt_)` against the link's arrival time), and its gaps put
+//!     the arrival a little before the timer: of 2275 such coincidences within 1 µs where
+//!     the order matters (the last report sent at an arrival; one TFRC-SP 14-B flow at
+//!     p = 0.5, 10 × 2000 s) 1780 arrivals came earlier (1160 by less than 1 ns), 474 at
+//!     the same double (its FIFO scheduler then takes the timer first), 21 later. Ours are
+//!     exact in integer nanoseconds, and the engine took the timer first (it was queued at
+//!     the last report), whose report then carried X_recv = one packet per second (7) and
+//!     held the sender at its floor: TFRC-SP 14 B at p = 0.4 / 0.5 sent 5–7 % less than
+//!     ns-2.35. RFC 5348 §6.2 does not order them. Option:
+//!     [`Ns2Compat::report_timer_after_arrival`] (receiver; session 14, finding 54).
 //!
 //! 15–19 were found in session 13 (finding 38) by tracing one `voip` run of the friendly
 //! suite (TFRC-SP and a TCP on a congested 0.2 Mb/s RED link) in both simulators, per
@@ -379,16 +374,6 @@ pub struct Ns2Compat {
     /// report), and its report then finds nothing since the last one and carries X_recv =
     /// one packet per second ([`Ns2Compat::idle_report_after_arrival`]).
     pub report_timer_after_arrival: bool,
-    /// Sender: when a feedback arrives at the very instant a packet is due, the feedback is
-    /// taken first. The first [`Sender::poll_transmit`](super::Sender::poll_transmit) call
-    /// at a send time yields (returns `None`, the packet stays due), so a driver that calls
-    /// again once the events queued for that instant are done (the engine re-arms the
-    /// sender at `now`, behind them) handles the feedback in between; the packet then leaves
-    /// at the same instant with the gap of the rate the feedback set
-    /// ([`Ns2Compat::send_timer_fixed_at_send`]). Off: in the order the driver queued
-    /// them (the engine: mostly the packet, whose timer was armed when the previous packet
-    /// left).
-    pub feedback_before_send: bool,
 }
 
 impl Ns2Compat {
@@ -415,7 +400,6 @@ impl Ns2Compat {
         sp_header_32: false,
         nofeedback_idle_needs_no_data: false,
         report_timer_after_arrival: false,
-        feedback_before_send: false,
     };
     /// ns-2's default behaviour for all of them.
     pub fn ns2() -> Self {
@@ -441,7 +425,6 @@ impl Ns2Compat {
             sp_header_32: true,
             nofeedback_idle_needs_no_data: true,
             report_timer_after_arrival: true,
-            feedback_before_send: true,
         }
     }
 }
@@ -569,7 +552,6 @@ mod tests {
         assert!(n.slow_start_ramp && !Ns2Compat::RFC.slow_start_ramp);
         assert!(n.rtt_filter_df && !Ns2Compat::RFC.rtt_filter_df);
         assert!(n.report_timer_after_arrival && !Ns2Compat::RFC.report_timer_after_arrival);
-        assert!(n.feedback_before_send && !Ns2Compat::RFC.feedback_before_send);
         let r = Ns2Compat::RFC;
         assert!(!r.loss_at_first_later_packet && !r.sp_ns2_short_counting && !r.recv_limit_floor);
         assert!(!r.idle_report_after_arrival && !r.recv_limit_latest_report && !r.gradual_increase);

@@ -596,7 +596,6 @@ fn tfrc_high_loss_probe() {
             "sp_header_32" => ns2.sp_header_32 = false,
             "nofeedback_idle_needs_no_data" => ns2.nofeedback_idle_needs_no_data = false,
             "report_timer_after_arrival" => ns2.report_timer_after_arrival = false,
-            "feedback_before_send" => ns2.feedback_before_send = false,
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
         }
     }

@@ -317,9 +317,6 @@ pub struct Sender {
     next_seq: u64,
     last_sched: Option<Time>,
     next_send: Time,
-    /// ns-2 option `feedback_before_send`: the send time at which `poll_transmit` has
-    /// yielded once already.
-    tx_yielded: Time,
     nofeedback_deadline: Time,
     sent_since_timer: bool,
     // RFC 5348 §8.2.1 (signed nanoseconds; i128::MIN = unset).
@@ -409,7 +406,6 @@ impl Sender {
             next_seq: 0,
             last_sched: None,
             next_send: now,
-            tx_yielded: Time::NEVER,
             nofeedback_deadline: now + nofeedback0,
             sent_since_timer: false,
             round: 0,
@@ -533,17 +529,8 @@ impl Sender {
     }
 
     /// Sends the next packet if it is due (`now >= next_send_time()`).
-    ///
-    /// With the ns-2 option [`Ns2Compat::feedback_before_send`] the first call at a send
-    /// time yields: it returns `None` and the packet stays due, to be sent by a call at the
-    /// same instant after the feedback arriving then (the engine re-arms the sender at
-    /// `now`, behind the events already queued for it).
     pub fn poll_transmit(&mut self, now: Time) -> Option<DataPacket> {
         if now < self.next_send {
-            return None;
-        }
-        if self.params.ns2.feedback_before_send && self.tx_yielded != self.next_send {
-            self.tx_yielded = self.next_send;
             return None;
         }
         // ns-2 option slow_start_ramp (nextpkt(): `oldrate_ = oldrate_ + delta_; xrate =
@@ -1249,13 +1236,9 @@ mod tests {
             .unwrap()
             .with_ns2(ns2);
         let mut s = Sender::new(p, Time::ZERO);
-        // A second call at the same instant sends a packet the first one held back (option
-        // `feedback_before_send`).
-        let send =
-            |s: &mut Sender, t: Time| s.poll_transmit(t).or_else(|| s.poll_transmit(t)).unwrap();
-        send(&mut s, Time::ZERO);
+        s.poll_transmit(Time::ZERO).unwrap();
         s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
-        send(&mut s, Time(100 * MS));
+        s.poll_transmit(Time(100 * MS)).unwrap();
         s.on_feedback(Time(200 * MS), &fb(100, 100_000.0, 0.01));
         s
     }
@@ -1380,42 +1363,6 @@ mod tests {
             Time(300 * MS) + Duration::from_secs_f64(1000.0 / rfc.allowed_rate())
         );
         assert_eq!(ns2.next_send_time(), due);
-    }
-
-    /// ns-2 option `feedback_before_send` (finding 54, session 14): a feedback arriving at
-    /// the instant the next packet is due is taken first, so that packet is followed by the
-    /// gap of the feedback's rate. The driver runs the events of one instant as the engine
-    /// queues them: the send timer (armed when the last packet left) before the feedback,
-    /// and a sender that yielded once more after it.
-    #[test]
-    fn ns2_feedback_before_send_at_the_same_instant() {
-        let opt = |on: bool| Ns2Compat {
-            send_timer_fixed_at_send: true,
-            feedback_before_send: on,
-            ..Ns2Compat::RFC
-        };
-        let x0 = throughput(1000.0, 0.1, 0.01);
-        let mut gaps = Vec::new();
-        for on in [false, true] {
-            let mut s = after_loss(opt(on), None);
-            // The packet due at 300 ms (after_loss leaves it due from 200 ms).
-            let at = Time(300 * MS);
-            let mut sent = s.poll_transmit(at);
-            // A lower p arrives at the same instant: X rises to 200 000 B/s.
-            let f = Feedback {
-                t_delay: Duration(10 * MS),
-                ..fb(200, 100_000.0, 0.001)
-            };
-            s.on_feedback(at, &f);
-            if sent.is_none() {
-                sent = s.poll_transmit(at);
-            }
-            assert!(sent.is_some(), "on = {on}: the packet leaves at 300 ms");
-            gaps.push(s.next_send_time().saturating_since(at));
-        }
-        // Off: the packet left first, at the old rate's gap; on: at the new rate's.
-        assert_eq!(gaps[0], Duration::from_secs_f64(1000.0 / x0));
-        assert_eq!(gaps[1], Duration::from_secs_f64(1000.0 / 200_000.0));
     }
 
     /// ns-2's `slow_increase_ 1` (`tcp/tfrc.cc` `slowstart()`, `nextpkt()`): R = 0.1 s,
