@@ -445,7 +445,8 @@ pub(crate) fn probe_flow(
                 }
                 fbs.push_back((now + fb_owd, fb));
             }
-        } else if snd.poll_timeout() == Some(now) {
+        } else if snd.poll_timeout() == Some(now) || snd.next_send_time() <= now {
+            // As the engine's sender agent: the nofeedback timer, then a packet if one is due.
             let before = snd.stats().nofeedback_expiries;
             snd.on_timeout(now);
             if snd.stats().nofeedback_expiries > before {
@@ -456,7 +457,9 @@ pub(crate) fn probe_flow(
                     eprintln!("NF {:.6} rate {:.3}", secs(now), snd.allowed_data_rate());
                 }
             }
-        } else if let Some(pkt) = snd.poll_transmit(now) {
+            let Some(pkt) = snd.poll_transmit(now) else {
+                continue;
+            };
             if tr {
                 let r = snd.allowed_data_rate();
                 eprintln!("TX {:.6} {} rate {r:.3}", secs(now), pkt.seq);
