@@ -58,7 +58,9 @@ pub(super) fn enqueue(
     match verdict {
         Verdict::Drop(r) => {
             if r == DropReason::Overflow {
-                l.aqm.on_overflow(&view);
+                if let Some(a) = l.aqm.as_deref_mut() {
+                    a.on_overflow(&view);
+                }
             }
             Some(r)
         }
