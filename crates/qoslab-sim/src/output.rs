@@ -71,9 +71,97 @@ fn stats_cols(d: &DelayStats) -> String {
 use crate::sim::Simulator;
 
 pub fn summary_json(r: &RunResult) -> String {
-    let mut s = serde_json::to_string_pretty(r).expect("results serialise");
-    s.push('\n');
-    s
+    use serde::Serialize as _;
+    let mut v = Vec::with_capacity(4096);
+    let mut ser = serde_json::Serializer::with_formatter(&mut v, Pretty::default());
+    r.serialize(&mut ser).expect("results serialise");
+    v.push(b'\n');
+    String::from_utf8(v).expect("serde_json writes UTF-8")
+}
+
+/// `serde_json`'s `PrettyFormatter` with its default two-space indent, byte for byte, but
+/// writing a line break and its indentation as one slice: `PrettyFormatter` writes the
+/// indent string once per level, a `Vec` extension each, for every key and value (issue 13
+/// session 14: a 10,000-flow `summary.json` is 20 MB and 650,000 lines, and writing it was
+/// a fifth of the process). Only the structure methods differ from the default
+/// `Formatter`, as in `PrettyFormatter`; `tests::summary_json_as_serde_json_pretty` checks
+/// the bytes against `serde_json::to_string_pretty`.
+#[derive(Default)]
+struct Pretty {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Pretty {
+    /// A line break and `depth` levels of two spaces.
+    fn newline<W: ?Sized + std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        const NL: &[u8; 129] = b"\n                                                                                                                                ";
+        let n = 1 + 2 * self.depth;
+        if n <= NL.len() {
+            w.write_all(&NL[..n])
+        } else {
+            w.write_all(b"\n")?;
+            (0..self.depth).try_for_each(|_| w.write_all(b"  "))
+        }
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline(w)?;
+        }
+        w.write_all(b"]")
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        self.newline(w)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline(w)?;
+        }
+        w.write_all(b"}")
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        self.newline(w)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 pub fn flows_csv(r: &RunResult) -> String {
@@ -338,5 +426,33 @@ mod tests {
             );
             assert_eq!(stats_cols(&d), old);
         }
+    }
+
+    /// `summary_json` writes what `serde_json::to_string_pretty` wrote (plus the final line
+    /// break), for a whole run's results: nested objects and arrays, empty ones, floats,
+    /// strings, options; and for nesting deeper than the indentation slice.
+    #[test]
+    fn summary_json_as_serde_json_pretty() {
+        let sc = crate::scenario::load(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/rio-hori2001/base.toml"
+        )))
+        .expect("scenario");
+        let sim = crate::sim::Simulator::new(sc, 3).expect("built");
+        let (r, _) = run_and_render(sim).expect("ran");
+        let want = serde_json::to_string_pretty(&r).expect("serialises") + "\n";
+        assert_eq!(summary_json(&r), want);
+        // Deeper than the slice of spaces (64 levels), and empty containers.
+        let mut deep = serde_json::json!([[], {}, 1.5, "x"]);
+        for k in 0..80 {
+            deep = serde_json::json!({ "k": deep, "n": k, "e": [] });
+        }
+        let mut v = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut v, Pretty::default());
+        serde::Serialize::serialize(&deep, &mut ser).expect("serialises");
+        assert_eq!(
+            String::from_utf8(v).expect("UTF-8"),
+            serde_json::to_string_pretty(&deep).expect("serialises")
+        );
     }
 }
