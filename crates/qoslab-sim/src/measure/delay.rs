@@ -256,7 +256,7 @@ impl DelayMeasure {
     /// table's `QueueSojourn::monitored` copies (and `on` follows), read from the link the
     /// hop already holds: the sojourn is recorded only on monitored links, so on the others
     /// this table is not touched (issue 13 session 14: at 10,000 flows its 256-byte entries
-    /// of 40,040 links were one more cache line per dequeue, for a flag that was false).
+    /// of 40,002 links were one more cache line per dequeue, for a flag that was false).
     #[inline]
     pub fn on_dequeue(&mut self, link: u32, p: &mut Packet, now: Time, monitored: bool) {
         debug_assert_eq!(monitored, self.queues[link as usize].monitored);
