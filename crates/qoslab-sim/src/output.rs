@@ -8,9 +8,44 @@ use std::path::Path;
 use crate::measure::delay::DelayStats;
 use crate::result::RunResult;
 
+/// Appends nanoseconds as seconds with 9 decimals (exact for integers): what
+/// `format!("{}.{:09}", ns / 1e9, ns % 1e9)` writes, digit by digit without the formatting
+/// machinery (issue 13 session 14: a 10,000-flow `flows.csv` has 19 such fields per row,
+/// each a `format!` into a `String` of its own before).
+fn push_secs(s: &mut String, ns: u64) {
+    let (whole, frac) = (ns / 1_000_000_000, ns % 1_000_000_000);
+    // u64::MAX / 1e9 has 11 digits; the fraction is always 9.
+    let mut buf = [b'0'; 21];
+    let mut i = 11;
+    let mut w = whole;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (w % 10) as u8;
+        w /= 10;
+        if w == 0 {
+            break;
+        }
+    }
+    buf[11] = b'.';
+    let mut f = frac;
+    for j in (12..21).rev() {
+        buf[j] = b'0' + (f % 10) as u8;
+        f /= 10;
+    }
+    // Every byte written above is an ASCII digit or '.', so this never fails.
+    s.push_str(std::str::from_utf8(&buf[i..]).expect("ASCII digits"));
+}
+
 /// Nanoseconds as seconds with 9 decimals (exact for integers).
 fn secs(ns: u64) -> String {
-    format!("{}.{:09}", ns / 1_000_000_000, ns % 1_000_000_000)
+    let mut s = String::with_capacity(21);
+    push_secs(&mut s, ns);
+    s
+}
+
+/// Appends a mean in nanoseconds as seconds, to the nanosecond (`{:.9}` of `ns · 1e-9`).
+fn push_secs_f(s: &mut String, ns: f64) {
+    let _ = write!(s, "{:.9}", ns * 1e-9);
 }
 
 /// A mean in nanoseconds as seconds, to the nanosecond.
@@ -18,23 +53,115 @@ fn secs_f(ns: f64) -> String {
     format!("{:.9}", ns * 1e-9)
 }
 
+/// Appends `mean,p50,p90,p99,max` of a duration summary, in seconds.
+fn push_stats_cols(s: &mut String, d: &DelayStats) {
+    push_secs_f(s, d.mean_ns);
+    for v in [d.p50_ns, d.p90_ns, d.p99_ns, d.max_ns] {
+        s.push(',');
+        push_secs(s, v);
+    }
+}
+
 /// `mean,p50,p90,p99,max` of a duration summary, in seconds.
 fn stats_cols(d: &DelayStats) -> String {
-    format!(
-        "{},{},{},{},{}",
-        secs_f(d.mean_ns),
-        secs(d.p50_ns),
-        secs(d.p90_ns),
-        secs(d.p99_ns),
-        secs(d.max_ns)
-    )
+    let mut s = String::new();
+    push_stats_cols(&mut s, d);
+    s
 }
 use crate::sim::Simulator;
 
 pub fn summary_json(r: &RunResult) -> String {
-    let mut s = serde_json::to_string_pretty(r).expect("results serialise");
-    s.push('\n');
-    s
+    use serde::Serialize as _;
+    let mut v = Vec::with_capacity(4096);
+    let mut ser = serde_json::Serializer::with_formatter(&mut v, Pretty::default());
+    r.serialize(&mut ser).expect("results serialise");
+    v.push(b'\n');
+    String::from_utf8(v).expect("serde_json writes UTF-8")
+}
+
+/// `serde_json`'s `PrettyFormatter` with its default two-space indent, byte for byte, but
+/// writing a line break and its indentation as one slice: `PrettyFormatter` writes the
+/// indent string once per level, a `Vec` extension each, for every key and value (issue 13
+/// session 14: a 10,000-flow `summary.json` is 20 MB and 650,000 lines, and writing it was
+/// a fifth of the process). Only the structure methods differ from the default
+/// `Formatter`, as in `PrettyFormatter`; `tests::summary_json_as_serde_json_pretty` checks
+/// the bytes against `serde_json::to_string_pretty`.
+#[derive(Default)]
+struct Pretty {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Pretty {
+    /// A line break and `depth` levels of two spaces.
+    fn newline<W: ?Sized + std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        const NL: &[u8; 129] = b"\n                                                                                                                                ";
+        let n = 1 + 2 * self.depth;
+        if n <= NL.len() {
+            w.write_all(&NL[..n])
+        } else {
+            w.write_all(b"\n")?;
+            (0..self.depth).try_for_each(|_| w.write_all(b"  "))
+        }
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"[")
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline(w)?;
+        }
+        w.write_all(b"]")
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        self.newline(w)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b"{")
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.newline(w)?;
+        }
+        w.write_all(b"}")
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        self.newline(w)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 pub fn flows_csv(r: &RunResult) -> String {
@@ -43,13 +170,16 @@ pub fn flows_csv(r: &RunResult) -> String {
          delay_pkts,delay_mean_s,delay_p50_s,delay_p90_s,delay_p99_s,delay_max_s,delay_min_s,queueing_mean_s,queueing_max_s,prop_tx_mean_s,\
          jitter_rfc3550_s,ipdv_mean_abs_s,ipdv_max_abs_s,pdv_p99_s,rtt_samples,rtt_mean_s,rtt_p50_s,rtt_p90_s,rtt_p99_s,rtt_max_s,rtt_min_s\n",
     );
+    // Each row written in place: the fields that were `format!`ed into strings of their
+    // own (`secs`, `secs_f`, `stats_cols`) are appended to `s` directly; the bytes are the
+    // same (`tests::seconds_as_format_wrote_them`, and whole runs' files compared).
     for f in &r.flows {
         let m = &f.measured;
         let d = &f.delay;
         let rtt = d.rtt.unwrap_or_default();
-        let _ = writeln!(
+        let _ = write!(
             s,
-            "{},{},{},{},{:.3},{:.3},{:.6},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{:.3},{:.3},{:.6},{},{},{},{},{},{},{},",
             f.name,
             f.kind,
             f.src,
@@ -64,19 +194,27 @@ pub fn flows_csv(r: &RunResult) -> String {
             m.bytes_by_color[1],
             m.bytes_by_color[2],
             d.one_way.samples,
-            stats_cols(&d.one_way),
-            secs(d.one_way.min_ns),
-            secs_f(d.queueing_mean_ns),
-            secs(d.queueing_max_ns),
-            secs_f(d.prop_tx_mean_ns),
-            secs_f(d.jitter_rfc3550_ns),
-            secs_f(d.ipdv_mean_abs_ns),
-            secs(d.ipdv_max_abs_ns),
-            secs(d.pdv_p99_ns),
-            rtt.samples,
-            stats_cols(&rtt),
-            secs(rtt.min_ns),
         );
+        push_stats_cols(&mut s, &d.one_way);
+        s.push(',');
+        push_secs(&mut s, d.one_way.min_ns);
+        s.push(',');
+        push_secs_f(&mut s, d.queueing_mean_ns);
+        s.push(',');
+        push_secs(&mut s, d.queueing_max_ns);
+        for v in [d.prop_tx_mean_ns, d.jitter_rfc3550_ns, d.ipdv_mean_abs_ns] {
+            s.push(',');
+            push_secs_f(&mut s, v);
+        }
+        for v in [d.ipdv_max_abs_ns, d.pdv_p99_ns] {
+            s.push(',');
+            push_secs(&mut s, v);
+        }
+        let _ = write!(s, ",{},", rtt.samples);
+        push_stats_cols(&mut s, &rtt);
+        s.push(',');
+        push_secs(&mut s, rtt.min_ns);
+        s.push('\n');
     }
     s
 }
@@ -241,4 +379,80 @@ pub fn write_files(dir: &Path, files: &RunFiles) -> std::io::Result<()> {
         std::fs::write(dir.join(name), body)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `push_secs` and `push_stats_cols` write the bytes `format!` wrote before them.
+    #[test]
+    fn seconds_as_format_wrote_them() {
+        let mut r = qoslab_algo::Rng::from_seed(14);
+        let mut vals = vec![
+            0,
+            1,
+            9,
+            10,
+            999_999_999,
+            1_000_000_000,
+            1_000_000_001,
+            u64::MAX,
+        ];
+        vals.extend((0..2000).map(|i| r.below(u64::MAX) >> (i % 64)));
+        for v in vals {
+            let old = format!("{}.{:09}", v / 1_000_000_000, v % 1_000_000_000);
+            assert_eq!(secs(v), old);
+            let mut s = String::from("x,");
+            push_secs(&mut s, v);
+            assert_eq!(s, format!("x,{old}"));
+            let d = DelayStats {
+                samples: v,
+                mean_ns: v as f64 / 3.0,
+                min_ns: v / 7,
+                p50_ns: v / 5,
+                p90_ns: v / 3,
+                p99_ns: v / 2,
+                max_ns: v,
+            };
+            let f = |v: u64| format!("{}.{:09}", v / 1_000_000_000, v % 1_000_000_000);
+            let old = format!(
+                "{:.9},{},{},{},{}",
+                d.mean_ns * 1e-9,
+                f(d.p50_ns),
+                f(d.p90_ns),
+                f(d.p99_ns),
+                f(d.max_ns)
+            );
+            assert_eq!(stats_cols(&d), old);
+        }
+    }
+
+    /// `summary_json` writes what `serde_json::to_string_pretty` wrote (plus the final line
+    /// break), for a whole run's results: nested objects and arrays, empty ones, floats,
+    /// strings, options; and for nesting deeper than the indentation slice.
+    #[test]
+    fn summary_json_as_serde_json_pretty() {
+        let sc = crate::scenario::load(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/rio-hori2001/base.toml"
+        )))
+        .expect("scenario");
+        let sim = crate::sim::Simulator::new(sc, 3).expect("built");
+        let (r, _) = run_and_render(sim).expect("ran");
+        let want = serde_json::to_string_pretty(&r).expect("serialises") + "\n";
+        assert_eq!(summary_json(&r), want);
+        // Deeper than the slice of spaces (64 levels), and empty containers.
+        let mut deep = serde_json::json!([[], {}, 1.5, "x"]);
+        for k in 0..80 {
+            deep = serde_json::json!({ "k": deep, "n": k, "e": [] });
+        }
+        let mut v = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut v, Pretty::default());
+        serde::Serialize::serialize(&deep, &mut ser).expect("serialises");
+        assert_eq!(
+            String::from_utf8(v).expect("UTF-8"),
+            serde_json::to_string_pretty(&deep).expect("serialises")
+        );
+    }
 }

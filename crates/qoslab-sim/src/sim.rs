@@ -278,7 +278,7 @@ impl Simulator {
                 delay: l.delay,
                 fifo: Ring::new(),
                 view: QueueView::EMPTY,
-                aqm,
+                aqm: Link::discipline(aqm),
                 limit,
                 loss: l.loss.clone(),
                 loss_marks_ect: l.loss_marks_ect,
@@ -920,7 +920,7 @@ impl Simulator {
                     bytes: l.view.bytes,
                     // The least-preferred colour's average: RED's average, or for coupled
                     // RIO the average over all packets (Out / red), as the RIO seed's Fig. 5.
-                    avg: l.aqm.averages()[2],
+                    avg: l.aqm_averages()[2],
                 });
             }
         }

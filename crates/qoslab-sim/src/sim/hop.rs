@@ -58,7 +58,9 @@ pub(super) fn enqueue(
     match verdict {
         Verdict::Drop(r) => {
             if r == DropReason::Overflow {
-                l.aqm.on_overflow(&view);
+                if let Some(a) = l.aqm.as_deref_mut() {
+                    a.on_overflow(&view);
+                }
             }
             Some(r)
         }
@@ -210,7 +212,7 @@ impl Simulator {
         let p = self.arena.get_mut(id);
         l.view.pop(p.size, p.color);
         l.qlen.on_change(now, l.view.pkts);
-        self.delay.on_dequeue(li, p, now);
+        self.delay.on_dequeue(li, p, now, l.monitored);
         let drop = transmit(now, li, l, p, id, &mut self.events);
         if !l.fifo.is_empty() {
             l.free_pending = true;
