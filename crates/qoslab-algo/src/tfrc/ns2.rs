@@ -374,6 +374,23 @@ pub struct Ns2Compat {
     /// report), and its report then finds nothing since the last one and carries X_recv =
     /// one packet per second ([`Ns2Compat::idle_report_after_arrival`]).
     pub report_timer_after_arrival: bool,
+    /// Receiver: ns-2's seed of the first loss interval when the packet that reveals the
+    /// first loss was sent before the sender's first RTT sample (`tcp/tfrc-sink.cc`
+    /// `adjust_history()`: `p = b_to_p(est_thput()*psize_, rtt_, tzero_, ...)` with the
+    /// `rtt_` and `tzero_` that packet carries, both 0; `p_to_b()` is then its `MAXRATE`
+    /// for every p, the bisection of `b_to_p()` climbs to p = 1 − 2⁻³², and the interval is
+    /// `(int)(1/p)` = 1 packet), and the report sent at that arrival carries that p
+    /// (`nextpkt(p)`), 1, not the average over the history. RFC 5348 §6.3.1 seeds from
+    /// X_recv and the RTT and says nothing for a receiver without an RTT; off, this crate
+    /// seeds with the packets received before the loss
+    /// ([`LossHistory::packets_before_first_loss`](super::LossHistory::packets_before_first_loss))
+    /// and reports the history's p.
+    pub first_seed_without_rtt_is_one: bool,
+    /// Receiver, with [`Ns2Compat::report_at_arrival`]: the report timer is armed only by a
+    /// report sent while the RTT is known (`tcp/tfrc-sink.cc` `nextpkt()`: `if (rtt_ > 0.0
+    /// ...) nack_timer_.resched(1.5*rtt_)`), not by the first data packet that carries an
+    /// RTT. Off: that packet arms it R later (RFC 5348 §6.2's timer).
+    pub report_timer_armed_by_report: bool,
 }
 
 impl Ns2Compat {
@@ -400,6 +417,8 @@ impl Ns2Compat {
         sp_header_32: false,
         nofeedback_idle_needs_no_data: false,
         report_timer_after_arrival: false,
+        first_seed_without_rtt_is_one: false,
+        report_timer_armed_by_report: false,
     };
     /// ns-2's default behaviour for all of them.
     pub fn ns2() -> Self {
@@ -425,6 +444,8 @@ impl Ns2Compat {
             sp_header_32: true,
             nofeedback_idle_needs_no_data: true,
             report_timer_after_arrival: true,
+            first_seed_without_rtt_is_one: true,
+            report_timer_armed_by_report: true,
         }
     }
 }

@@ -599,6 +599,8 @@ fn tfrc_high_loss_probe() {
             "sp_header_32" => ns2.sp_header_32 = false,
             "nofeedback_idle_needs_no_data" => ns2.nofeedback_idle_needs_no_data = false,
             "report_timer_after_arrival" => ns2.report_timer_after_arrival = false,
+            "first_seed_without_rtt_is_one" => ns2.first_seed_without_rtt_is_one = false,
+            "report_timer_armed_by_report" => ns2.report_timer_armed_by_report = false,
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
         }
     }

@@ -63,6 +63,10 @@ pub struct ReceiverParams {
     ns2_report_at_arrival: bool,
     /// ns-2 option [`Ns2Compat::report_timer_after_arrival`] (with `ns2_report_at_arrival`).
     ns2_timer_after_arrival: bool,
+    /// ns-2 option [`Ns2Compat::first_seed_without_rtt_is_one`].
+    ns2_seed_one_without_rtt: bool,
+    /// ns-2 option [`Ns2Compat::report_timer_armed_by_report`] (with `ns2_report_at_arrival`).
+    ns2_timer_armed_by_report: bool,
 }
 
 impl ReceiverParams {
@@ -83,6 +87,8 @@ impl ReceiverParams {
             ns2_idle_report: false,
             ns2_report_at_arrival: false,
             ns2_timer_after_arrival: false,
+            ns2_seed_one_without_rtt: false,
+            ns2_timer_armed_by_report: false,
         })
     }
     /// Standard TFRC with RFC 5348 defaults.
@@ -93,6 +99,8 @@ impl ReceiverParams {
             ns2_idle_report: false,
             ns2_report_at_arrival: false,
             ns2_timer_after_arrival: false,
+            ns2_seed_one_without_rtt: false,
+            ns2_timer_armed_by_report: false,
         }
     }
     /// TFRC-SP: short-interval rule and nominal segment size from `sp`.
@@ -103,6 +111,8 @@ impl ReceiverParams {
             ns2_idle_report: false,
             ns2_report_at_arrival: false,
             ns2_timer_after_arrival: false,
+            ns2_seed_one_without_rtt: false,
+            ns2_timer_armed_by_report: false,
         }
     }
     /// The same settings with the receiver-side ns-2 behaviour of `ns2` switched on
@@ -112,6 +122,8 @@ impl ReceiverParams {
         self.ns2_idle_report = ns2.idle_report_after_arrival;
         self.ns2_report_at_arrival = ns2.report_at_arrival;
         self.ns2_timer_after_arrival = ns2.report_at_arrival && ns2.report_timer_after_arrival;
+        self.ns2_seed_one_without_rtt = ns2.first_seed_without_rtt_is_one;
+        self.ns2_timer_armed_by_report = ns2.report_at_arrival && ns2.report_timer_armed_by_report;
         self
     }
     pub fn history(&self) -> &LossHistoryParams {
@@ -179,6 +191,9 @@ pub struct Receiver {
     /// yielded once already.
     yielded: Time,
     idle_expired: bool,
+    /// ns-2 option `first_seed_without_rtt_is_one`: the p the next report carries (the
+    /// seed's, set at the first loss event), instead of the history's.
+    seed_p: Option<f64>,
     /// The last feedback was sent at the arrival instant of the last data packet (ns-2
     /// idle-report option).
     fb_at_arrival: bool,
@@ -204,6 +219,7 @@ impl Receiver {
             deadline: Time::NEVER,
             yielded: Time::NEVER,
             idle_expired: false,
+            seed_p: None,
             fb_at_arrival: false,
             stats: ReceiverStats::default(),
         }
@@ -257,12 +273,12 @@ impl Receiver {
             return Some(self.feedback(now, FeedbackReason::FirstPacket));
         }
         if out.first_loss_event {
-            self.seed_first_interval(now);
+            self.seed_first_interval(now, pkt.rtt.is_none());
         }
         if self.rtt.is_none() {
             return Some(self.feedback(now, FeedbackReason::NoRttYet));
         }
-        if self.deadline.is_never() {
+        if self.deadline.is_never() && !self.params.ns2_timer_armed_by_report {
             self.deadline = now + self.rtt.unwrap_or(Duration::ZERO);
         }
         if self.params.ns2_report_at_arrival {
@@ -395,7 +411,16 @@ impl Receiver {
         }
     }
 
-    fn seed_first_interval(&mut self, now: Time) {
+    /// `no_rtt`: the packet revealing the loss carries no RTT (sent before the sender's first
+    /// RTT sample).
+    fn seed_first_interval(&mut self, now: Time, no_rtt: bool) {
+        if no_rtt && self.params.ns2_seed_one_without_rtt {
+            // ns-2 option (tfrc-sink.cc adjust_history() with rtt_ = tzero_ = 0: p -> 1, one
+            // packet), reported as p = 1 at this arrival.
+            self.history.seed_first_interval(1.0);
+            self.seed_p = Some(1.0);
+            return;
+        }
         let x = self.x_recv(now);
         let len = match self.rtt {
             Some(r) if x > 0.0 && r > Duration::ZERO => {
@@ -412,7 +437,10 @@ impl Receiver {
         let x_recv = self.x_recv(now);
         // ns-2 option (sp_ns2_short_flags): a report clears a long open interval's short flag.
         self.history.note_report(now);
-        let p = self.history.loss_event_rate(now);
+        let p = match self.seed_p.take() {
+            Some(p) => p,
+            None => self.history.loss_event_rate(now),
+        };
         self.last_p = p;
         self.prev_bytes = self.bytes;
         self.prev_start = Some(self.window_start);

@@ -887,7 +887,7 @@ impl Sender {
         let t = (self.nofeedback_rtts() * self.r.unwrap_or(0.0)).max(2.0 * self.s_pkt / self.x);
         self.nofeedback_deadline = now + Duration::from_secs_f64(t);
         self.sent_since_timer = false;
-        if self.params.ns2.nofeedback_halves_rate && self.r.is_some() {
+        if self.params.ns2.nofeedback_halves_rate {
             // ns-2 reduce_rate_on_no_feedback() calls nextpkt(), which sends a packet at
             // once (if the application has one) and restarts the send timer from there.
             self.next_send = if self.backlogged() {
