@@ -551,6 +551,61 @@ mod tests {
         assert_eq!(ns2.poll_timeout(), Some(Time(480 * MS)));
     }
 
+    /// ns-2 option `first_seed_without_rtt_is_one` (finding 54, s14-std14; `tcp/tfrc-sink.cc`
+    /// `adjust_history()` with the `rtt_ = tzero_ = 0` of a packet sent before the sender's
+    /// first RTT sample): the first loss, revealed by such a packet, seeds an interval of one
+    /// packet and its report carries p = 1. Without the option the seed is the four packets
+    /// received before the loss (no RTT, no rate to seed with) and p comes from the history.
+    #[test]
+    fn ns2_first_loss_before_an_rtt_seeds_one_packet() {
+        let mut ps = Vec::new();
+        for on in [false, true] {
+            let ns2 = Ns2Compat {
+                loss_at_first_later_packet: true,
+                first_seed_without_rtt_is_one: on,
+                ..Ns2Compat::RFC
+            };
+            let mut r = Receiver::new(ReceiverParams::standard().with_ns2(ns2));
+            // Packets 0..3 arrive (no RTT yet: every one is reported), 4 is lost, 5 reveals it.
+            for seq in 0..4u64 {
+                assert!(r.on_packet(Time(seq * 10 * MS), &pkt(seq, seq * 10, None)).is_some());
+            }
+            let fb = r.on_packet(Time(50 * MS), &pkt(5, 50, None)).unwrap();
+            let seed = r.history().closed_intervals()[0];
+            assert_eq!(seed, if on { 1.0 } else { 4.0 }, "on={on}");
+            ps.push(fb.p);
+        }
+        assert_eq!(ps[1], 1.0);
+        assert!(ps[0] < 0.5, "{ps:?}");
+    }
+
+    /// ns-2 option `report_timer_armed_by_report` (finding 54, s14-std14; `tcp/tfrc-sink.cc`
+    /// `nextpkt()` arms the nack timer only when it reports with `rtt_ > 0`): the first
+    /// packet carrying an RTT, not reported (less than R after the last report), arms no
+    /// timer; the next report with an RTT does, 1.5 R after it. Without the option that
+    /// packet arms the timer R later.
+    #[test]
+    fn ns2_report_timer_is_armed_by_a_report_only() {
+        for on in [false, true] {
+            let ns2 = Ns2Compat {
+                report_at_arrival: true,
+                report_timer_armed_by_report: on,
+                ..Ns2Compat::RFC
+            };
+            let mut r = Receiver::new(ReceiverParams::standard().with_ns2(ns2));
+            // Packet 0 carries no RTT: reported, no timer.
+            assert!(r.on_packet(Time::ZERO, &pkt(0, 0, None)).is_some());
+            assert_eq!(r.poll_timeout(), None);
+            // Packet 1 carries R = 100 ms and arrives 50 ms after that report: no report.
+            assert!(r.on_packet(Time(50 * MS), &pkt(1, 50, Some(100))).is_none());
+            let want = if on { None } else { Some(Time(150 * MS)) };
+            assert_eq!(r.poll_timeout(), want, "on={on}");
+            // Packet 2, 120 ms after the last report: reported; the timer 1.5 R after it.
+            assert!(r.on_packet(Time(120 * MS), &pkt(2, 120, Some(100))).is_some());
+            assert_eq!(r.poll_timeout(), Some(Time(270 * MS)), "on={on}");
+        }
+    }
+
     /// ns-2 option `report_timer_after_arrival` (finding 54, session 14): a packet arriving
     /// at the instant the 1.5 R timer expires is reported at its arrival. The driver runs
     /// the events of one instant as the engine queues them: the timer (armed at the last
