@@ -30,7 +30,11 @@
 //! - **Seed of the first interval** (`adjust_history`): the equation with the sender's
 //!   `tzero_` (carried in every data header) and the capped timeout factor, X_recv = packets
 //!   received in the last RTT × packet size. Not reproduced under [`Ns2Compat`]; it is
-//!   flushed after eight loss events, i.e. within seconds at p ≥ 0.1.
+//!   flushed after eight loss events, i.e. within seconds at p ≥ 0.1. Reproduced: the seed
+//!   when the revealing packet carries no RTT (sent before the sender's first feedback:
+//!   `rtt_ = tzero_ = 0`, one packet, reported as p = 1), option
+//!   [`Ns2Compat::first_seed_without_rtt_is_one`]; it holds a flow at one packet per tens
+//!   of seconds until a packet gets through.
 //! - **Feedback**: on a new loss event at once, otherwise on the first packet arriving at
 //!   least R after the last report; the timer (1.5 R) only covers a silent sender — and
 //!   reports once more, with X_recv = one packet per second, when the last report was sent
@@ -40,7 +44,9 @@
 //!   sender's `UrgentFlag`, else at the first arrival at least R after the last report; the
 //!   timer 1.5 R after every report) and its X_recv (`est_thput`: packets since the last
 //!   report over the time since it when that is ≥ R, else packets received in the last R
-//!   over R): option [`Ns2Compat::report_at_arrival`] (session 12).
+//!   over R): option [`Ns2Compat::report_at_arrival`] (session 12). The timer is armed by a
+//!   report made with an RTT only, not by the first packet carrying one: option
+//!   [`Ns2Compat::report_timer_armed_by_report`].
 //! - **Loss events** use the sender's feedback round (`PreciseLoss_`):
 //!   [`Ns2Compat::loss_event_needs_new_round`], read from [`DataPacket::round`].
 
@@ -568,7 +574,9 @@ mod tests {
             let mut r = Receiver::new(ReceiverParams::standard().with_ns2(ns2));
             // Packets 0..3 arrive (no RTT yet: every one is reported), 4 is lost, 5 reveals it.
             for seq in 0..4u64 {
-                assert!(r.on_packet(Time(seq * 10 * MS), &pkt(seq, seq * 10, None)).is_some());
+                assert!(r
+                    .on_packet(Time(seq * 10 * MS), &pkt(seq, seq * 10, None))
+                    .is_some());
             }
             let fb = r.on_packet(Time(50 * MS), &pkt(5, 50, None)).unwrap();
             let seed = r.history().closed_intervals()[0];
@@ -601,7 +609,9 @@ mod tests {
             let want = if on { None } else { Some(Time(150 * MS)) };
             assert_eq!(r.poll_timeout(), want, "on={on}");
             // Packet 2, 120 ms after the last report: reported; the timer 1.5 R after it.
-            assert!(r.on_packet(Time(120 * MS), &pkt(2, 120, Some(100))).is_some());
+            assert!(r
+                .on_packet(Time(120 * MS), &pkt(2, 120, Some(100)))
+                .is_some());
             assert_eq!(r.poll_timeout(), Some(Time(270 * MS)), "on={on}");
         }
     }
