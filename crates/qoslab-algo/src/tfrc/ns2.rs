@@ -80,7 +80,8 @@
 //! 10. **The nofeedback timer** (`tcp/tfrc.cc` `recv()`, `reduce_rate_on_no_feedback()`):
 //!     it runs max(2R, 2s/X) (RFC 5348: max(4R, 2s/X)); an expiry halves X itself
 //!     (`rate_ *= 0.5`; RFC 5348 §4.4 halves the receive-rate limit through X_recv_set) and
-//!     sends a packet at once (`nextpkt()`), restarting the send timer from there; it also
+//!     sends a packet at once (`nextpkt()`; at every expiry, also before the first
+//!     feedback), restarting the send timer from there; it also
 //!     sets `UrgentFlag` in the data packets until the next feedback
 //!     ([`DataPacket::urgent`](super::DataPacket::urgent)). Option:
 //!     [`Ns2Compat::nofeedback_halves_rate`] (sender).
@@ -177,6 +178,31 @@
 //!     held the sender at its floor: TFRC-SP 14 B at p = 0.4 / 0.5 sent 5–7 % less than
 //!     ns-2.35. RFC 5348 §6.2 does not order them. Option:
 //!     [`Ns2Compat::report_timer_after_arrival`] (receiver; session 14, finding 54).
+//!
+//! 22. **The first loss before an RTT is known seeds one packet** (`adjust_history()`): the
+//!     seed is `b_to_p()` of the receive rate with the `rtt_` and `tzero_` of the packet that
+//!     reveals the loss; a packet sent before the sender's first feedback carries 0 for both,
+//!     so the equation's rate is `MAXRATE` at every p, the bisection ends at p = 1 − 2⁻³²,
+//!     the interval is one packet and the report at that arrival carries p = 1: the sender
+//!     leaves slow start at the equation's rate for p = 1 (one 14-B packet per 17 s at
+//!     R = 0.24 s, t_RTO 0.5 s), halved 2R later. RFC 5348 §6.3.1 seeds from X_recv and the
+//!     RTT and has no rule without an RTT (this crate: the packets before the loss). Option:
+//!     [`Ns2Compat::first_seed_without_rtt_is_one`] (receiver; session 14, finding 54).
+//! 23. **Only a report arms the report timer** (`nextpkt()`: `if (rtt_ > 0.0 ...)
+//!     nack_timer_.resched(1.5*rtt_)`): after reports made without an RTT the receiver has no
+//!     timer until an arrival at least R after the last report is reported; RFC 5348 §6.2's
+//!     timer (here armed R after the first packet that carries an RTT) would report a flow
+//!     stuck by 22 within 1.5 R. Option: [`Ns2Compat::report_timer_armed_by_report`]
+//!     (receiver, with 12; session 14, finding 54).
+//!
+//! 22 and 23 act together, on flows whose first loss is revealed by a packet sent before the
+//! first feedback; with 10's packet at every expiry (also before the first feedback, where
+//! ns-2's timer of 2·s/X = 93 ms for 14-B packets at 300 B/s expires before a feedback can
+//! return; corrected in session 14, it had been applied after the first RTT sample only)
+//! about one 14-B flow in ten at p = 0.5 starts stuck at one packet per 17–33 s, as in
+//! ns-2.35 (fractions of 800 flows with no packet in 10..20 s: ns-2.35 0.096, ours 0.094,
+//! before 0.000). Standard TFRC 14 B at p = 0.5 over 50..100 s: +8.2 % → +3.4 % against
+//! ns-2.35 (800 flows; 22 off +7.9 %, 23 off +6.9 %).
 //!
 //! 15–19 were found in session 13 (finding 38) by tracing one `voip` run of the friendly
 //! suite (TFRC-SP and a TCP on a congested 0.2 Mb/s RED link) in both simulators, per
@@ -374,6 +400,23 @@ pub struct Ns2Compat {
     /// report), and its report then finds nothing since the last one and carries X_recv =
     /// one packet per second ([`Ns2Compat::idle_report_after_arrival`]).
     pub report_timer_after_arrival: bool,
+    /// Receiver: ns-2's seed of the first loss interval when the packet that reveals the
+    /// first loss was sent before the sender's first RTT sample (`tcp/tfrc-sink.cc`
+    /// `adjust_history()`: `p = b_to_p(est_thput()*psize_, rtt_, tzero_, ...)` with the
+    /// `rtt_` and `tzero_` that packet carries, both 0; `p_to_b()` is then its `MAXRATE`
+    /// for every p, the bisection of `b_to_p()` climbs to p = 1 − 2⁻³², and the interval is
+    /// `(int)(1/p)` = 1 packet), and the report sent at that arrival carries that p
+    /// (`nextpkt(p)`), 1, not the average over the history. RFC 5348 §6.3.1 seeds from
+    /// X_recv and the RTT and says nothing for a receiver without an RTT; off, this crate
+    /// seeds with the packets received before the loss
+    /// ([`LossHistory::packets_before_first_loss`](super::LossHistory::packets_before_first_loss))
+    /// and reports the history's p.
+    pub first_seed_without_rtt_is_one: bool,
+    /// Receiver, with [`Ns2Compat::report_at_arrival`]: the report timer is armed only by a
+    /// report sent while the RTT is known (`tcp/tfrc-sink.cc` `nextpkt()`: `if (rtt_ > 0.0
+    /// ...) nack_timer_.resched(1.5*rtt_)`), not by the first data packet that carries an
+    /// RTT. Off: that packet arms it R later (RFC 5348 §6.2's timer).
+    pub report_timer_armed_by_report: bool,
 }
 
 impl Ns2Compat {
@@ -400,6 +443,8 @@ impl Ns2Compat {
         sp_header_32: false,
         nofeedback_idle_needs_no_data: false,
         report_timer_after_arrival: false,
+        first_seed_without_rtt_is_one: false,
+        report_timer_armed_by_report: false,
     };
     /// ns-2's default behaviour for all of them.
     pub fn ns2() -> Self {
@@ -425,6 +470,8 @@ impl Ns2Compat {
             sp_header_32: true,
             nofeedback_idle_needs_no_data: true,
             report_timer_after_arrival: true,
+            first_seed_without_rtt_is_one: true,
+            report_timer_armed_by_report: true,
         }
     }
 }

@@ -381,9 +381,24 @@ pub(crate) fn probe_flow(
     // armed before the packet was sent); TFRC_PROBE_TX_FIRST=1: the packet first.
     let timer_first = std::env::var("TFRC_PROBE_TIMER_FIRST").is_ok_and(|v| v == "1");
     let tx_first = std::env::var("TFRC_PROBE_TX_FIRST").is_ok_and(|v| v == "1");
+    // TFRC_PROBE_NF_FIRST_PREFB=1 (finding 54, s14-std14): before the first feedback a packet
+    // due within 2 ns before the nofeedback expiry waits for it (ns-2's FIFO runs the timer
+    // set at start() first: 31 of 31 pre-feedback expiries in ns-2.35 traces).
+    let nf_first_prefb = std::env::var("TFRC_PROBE_NF_FIRST_PREFB").is_ok_and(|v| v == "1");
     loop {
+        let send_at = match snd.poll_timeout() {
+            Some(d)
+                if nf_first_prefb
+                    && snd.stats().feedbacks == 0
+                    && d >= snd.next_send_time()
+                    && d.0 - snd.next_send_time().0 <= 2 =>
+            {
+                d
+            }
+            _ => snd.next_send_time(),
+        };
         let cands = [
-            snd.next_send_time(),
+            send_at,
             snd.poll_timeout().unwrap_or(Time::NEVER),
             rcv.poll_timeout().unwrap_or(Time::NEVER),
             data.front().map_or(Time::NEVER, |d| d.0),
@@ -445,7 +460,7 @@ pub(crate) fn probe_flow(
                 }
                 fbs.push_back((now + fb_owd, fb));
             }
-        } else if snd.poll_timeout() == Some(now) || snd.next_send_time() <= now {
+        } else if snd.poll_timeout() == Some(now) || send_at <= now {
             // As the engine's sender agent: the nofeedback timer, then a packet if one is due.
             let before = snd.stats().nofeedback_expiries;
             snd.on_timeout(now);
@@ -599,6 +614,8 @@ fn tfrc_high_loss_probe() {
             "sp_header_32" => ns2.sp_header_32 = false,
             "nofeedback_idle_needs_no_data" => ns2.nofeedback_idle_needs_no_data = false,
             "report_timer_after_arrival" => ns2.report_timer_after_arrival = false,
+            "first_seed_without_rtt_is_one" => ns2.first_seed_without_rtt_is_one = false,
+            "report_timer_armed_by_report" => ns2.report_timer_armed_by_report = false,
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
         }
     }

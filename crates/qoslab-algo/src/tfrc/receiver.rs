@@ -30,7 +30,11 @@
 //! - **Seed of the first interval** (`adjust_history`): the equation with the sender's
 //!   `tzero_` (carried in every data header) and the capped timeout factor, X_recv = packets
 //!   received in the last RTT × packet size. Not reproduced under [`Ns2Compat`]; it is
-//!   flushed after eight loss events, i.e. within seconds at p ≥ 0.1.
+//!   flushed after eight loss events, i.e. within seconds at p ≥ 0.1. Reproduced: the seed
+//!   when the revealing packet carries no RTT (sent before the sender's first feedback:
+//!   `rtt_ = tzero_ = 0`, one packet, reported as p = 1), option
+//!   [`Ns2Compat::first_seed_without_rtt_is_one`]; it holds a flow at one packet per tens
+//!   of seconds until a packet gets through.
 //! - **Feedback**: on a new loss event at once, otherwise on the first packet arriving at
 //!   least R after the last report; the timer (1.5 R) only covers a silent sender — and
 //!   reports once more, with X_recv = one packet per second, when the last report was sent
@@ -40,7 +44,9 @@
 //!   sender's `UrgentFlag`, else at the first arrival at least R after the last report; the
 //!   timer 1.5 R after every report) and its X_recv (`est_thput`: packets since the last
 //!   report over the time since it when that is ≥ R, else packets received in the last R
-//!   over R): option [`Ns2Compat::report_at_arrival`] (session 12).
+//!   over R): option [`Ns2Compat::report_at_arrival`] (session 12). The timer is armed by a
+//!   report made with an RTT only, not by the first packet carrying one: option
+//!   [`Ns2Compat::report_timer_armed_by_report`].
 //! - **Loss events** use the sender's feedback round (`PreciseLoss_`):
 //!   [`Ns2Compat::loss_event_needs_new_round`], read from [`DataPacket::round`].
 
@@ -63,6 +69,10 @@ pub struct ReceiverParams {
     ns2_report_at_arrival: bool,
     /// ns-2 option [`Ns2Compat::report_timer_after_arrival`] (with `ns2_report_at_arrival`).
     ns2_timer_after_arrival: bool,
+    /// ns-2 option [`Ns2Compat::first_seed_without_rtt_is_one`].
+    ns2_seed_one_without_rtt: bool,
+    /// ns-2 option [`Ns2Compat::report_timer_armed_by_report`] (with `ns2_report_at_arrival`).
+    ns2_timer_armed_by_report: bool,
 }
 
 impl ReceiverParams {
@@ -83,6 +93,8 @@ impl ReceiverParams {
             ns2_idle_report: false,
             ns2_report_at_arrival: false,
             ns2_timer_after_arrival: false,
+            ns2_seed_one_without_rtt: false,
+            ns2_timer_armed_by_report: false,
         })
     }
     /// Standard TFRC with RFC 5348 defaults.
@@ -93,6 +105,8 @@ impl ReceiverParams {
             ns2_idle_report: false,
             ns2_report_at_arrival: false,
             ns2_timer_after_arrival: false,
+            ns2_seed_one_without_rtt: false,
+            ns2_timer_armed_by_report: false,
         }
     }
     /// TFRC-SP: short-interval rule and nominal segment size from `sp`.
@@ -103,6 +117,8 @@ impl ReceiverParams {
             ns2_idle_report: false,
             ns2_report_at_arrival: false,
             ns2_timer_after_arrival: false,
+            ns2_seed_one_without_rtt: false,
+            ns2_timer_armed_by_report: false,
         }
     }
     /// The same settings with the receiver-side ns-2 behaviour of `ns2` switched on
@@ -112,6 +128,8 @@ impl ReceiverParams {
         self.ns2_idle_report = ns2.idle_report_after_arrival;
         self.ns2_report_at_arrival = ns2.report_at_arrival;
         self.ns2_timer_after_arrival = ns2.report_at_arrival && ns2.report_timer_after_arrival;
+        self.ns2_seed_one_without_rtt = ns2.first_seed_without_rtt_is_one;
+        self.ns2_timer_armed_by_report = ns2.report_at_arrival && ns2.report_timer_armed_by_report;
         self
     }
     pub fn history(&self) -> &LossHistoryParams {
@@ -179,6 +197,9 @@ pub struct Receiver {
     /// yielded once already.
     yielded: Time,
     idle_expired: bool,
+    /// ns-2 option `first_seed_without_rtt_is_one`: the p the next report carries (the
+    /// seed's, set at the first loss event), instead of the history's.
+    seed_p: Option<f64>,
     /// The last feedback was sent at the arrival instant of the last data packet (ns-2
     /// idle-report option).
     fb_at_arrival: bool,
@@ -204,6 +225,7 @@ impl Receiver {
             deadline: Time::NEVER,
             yielded: Time::NEVER,
             idle_expired: false,
+            seed_p: None,
             fb_at_arrival: false,
             stats: ReceiverStats::default(),
         }
@@ -257,12 +279,12 @@ impl Receiver {
             return Some(self.feedback(now, FeedbackReason::FirstPacket));
         }
         if out.first_loss_event {
-            self.seed_first_interval(now);
+            self.seed_first_interval(now, pkt.rtt.is_none());
         }
         if self.rtt.is_none() {
             return Some(self.feedback(now, FeedbackReason::NoRttYet));
         }
-        if self.deadline.is_never() {
+        if self.deadline.is_never() && !self.params.ns2_timer_armed_by_report {
             self.deadline = now + self.rtt.unwrap_or(Duration::ZERO);
         }
         if self.params.ns2_report_at_arrival {
@@ -395,7 +417,16 @@ impl Receiver {
         }
     }
 
-    fn seed_first_interval(&mut self, now: Time) {
+    /// `no_rtt`: the packet revealing the loss carries no RTT (sent before the sender's first
+    /// RTT sample).
+    fn seed_first_interval(&mut self, now: Time, no_rtt: bool) {
+        if no_rtt && self.params.ns2_seed_one_without_rtt {
+            // ns-2 option (tfrc-sink.cc adjust_history() with rtt_ = tzero_ = 0: p -> 1, one
+            // packet), reported as p = 1 at this arrival.
+            self.history.seed_first_interval(1.0);
+            self.seed_p = Some(1.0);
+            return;
+        }
         let x = self.x_recv(now);
         let len = match self.rtt {
             Some(r) if x > 0.0 && r > Duration::ZERO => {
@@ -412,7 +443,10 @@ impl Receiver {
         let x_recv = self.x_recv(now);
         // ns-2 option (sp_ns2_short_flags): a report clears a long open interval's short flag.
         self.history.note_report(now);
-        let p = self.history.loss_event_rate(now);
+        let p = match self.seed_p.take() {
+            Some(p) => p,
+            None => self.history.loss_event_rate(now),
+        };
         self.last_p = p;
         self.prev_bytes = self.bytes;
         self.prev_start = Some(self.window_start);
@@ -521,6 +555,65 @@ mod tests {
         assert!((got[1][3].1 - 30_000.0).abs() < 1e-6, "{}", got[1][3].1);
         // The timer runs 1.5 R after every report.
         assert_eq!(ns2.poll_timeout(), Some(Time(480 * MS)));
+    }
+
+    /// ns-2 option `first_seed_without_rtt_is_one` (finding 54, s14-std14; `tcp/tfrc-sink.cc`
+    /// `adjust_history()` with the `rtt_ = tzero_ = 0` of a packet sent before the sender's
+    /// first RTT sample): the first loss, revealed by such a packet, seeds an interval of one
+    /// packet and its report carries p = 1. Without the option the seed is the four packets
+    /// received before the loss (no RTT, no rate to seed with) and p comes from the history.
+    #[test]
+    fn ns2_first_loss_before_an_rtt_seeds_one_packet() {
+        let mut ps = Vec::new();
+        for on in [false, true] {
+            let ns2 = Ns2Compat {
+                loss_at_first_later_packet: true,
+                first_seed_without_rtt_is_one: on,
+                ..Ns2Compat::RFC
+            };
+            let mut r = Receiver::new(ReceiverParams::standard().with_ns2(ns2));
+            // Packets 0..3 arrive (no RTT yet: every one is reported), 4 is lost, 5 reveals it.
+            for seq in 0..4u64 {
+                assert!(r
+                    .on_packet(Time(seq * 10 * MS), &pkt(seq, seq * 10, None))
+                    .is_some());
+            }
+            let fb = r.on_packet(Time(50 * MS), &pkt(5, 50, None)).unwrap();
+            let seed = r.history().closed_intervals()[0];
+            assert_eq!(seed, if on { 1.0 } else { 4.0 }, "on={on}");
+            ps.push(fb.p);
+        }
+        assert_eq!(ps[1], 1.0);
+        assert!(ps[0] < 0.5, "{ps:?}");
+    }
+
+    /// ns-2 option `report_timer_armed_by_report` (finding 54, s14-std14; `tcp/tfrc-sink.cc`
+    /// `nextpkt()` arms the nack timer only when it reports with `rtt_ > 0`): the first
+    /// packet carrying an RTT, not reported (less than R after the last report), arms no
+    /// timer; the next report with an RTT does, 1.5 R after it. Without the option that
+    /// packet arms the timer R later.
+    #[test]
+    fn ns2_report_timer_is_armed_by_a_report_only() {
+        for on in [false, true] {
+            let ns2 = Ns2Compat {
+                report_at_arrival: true,
+                report_timer_armed_by_report: on,
+                ..Ns2Compat::RFC
+            };
+            let mut r = Receiver::new(ReceiverParams::standard().with_ns2(ns2));
+            // Packet 0 carries no RTT: reported, no timer.
+            assert!(r.on_packet(Time::ZERO, &pkt(0, 0, None)).is_some());
+            assert_eq!(r.poll_timeout(), None);
+            // Packet 1 carries R = 100 ms and arrives 50 ms after that report: no report.
+            assert!(r.on_packet(Time(50 * MS), &pkt(1, 50, Some(100))).is_none());
+            let want = if on { None } else { Some(Time(150 * MS)) };
+            assert_eq!(r.poll_timeout(), want, "on={on}");
+            // Packet 2, 120 ms after the last report: reported; the timer 1.5 R after it.
+            assert!(r
+                .on_packet(Time(120 * MS), &pkt(2, 120, Some(100)))
+                .is_some());
+            assert_eq!(r.poll_timeout(), Some(Time(270 * MS)), "on={on}");
+        }
     }
 
     /// ns-2 option `report_timer_after_arrival` (finding 54, session 14): a packet arriving

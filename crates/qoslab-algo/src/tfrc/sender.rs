@@ -887,9 +887,10 @@ impl Sender {
         let t = (self.nofeedback_rtts() * self.r.unwrap_or(0.0)).max(2.0 * self.s_pkt / self.x);
         self.nofeedback_deadline = now + Duration::from_secs_f64(t);
         self.sent_since_timer = false;
-        if self.params.ns2.nofeedback_halves_rate && self.r.is_some() {
+        if self.params.ns2.nofeedback_halves_rate {
             // ns-2 reduce_rate_on_no_feedback() calls nextpkt(), which sends a packet at
-            // once (if the application has one) and restarts the send timer from there.
+            // once (if the application has one) and restarts the send timer from there; at
+            // every expiry, before the first feedback too (finding 54, session 14).
             self.next_send = if self.backlogged() {
                 now.max(self.app_ready(self.next_seq))
             } else {
@@ -1288,6 +1289,54 @@ mod tests {
                 s.allowed_rate()
             );
         }
+    }
+
+    /// ns-2 option `nofeedback_halves_rate` before the first feedback (finding 54, session
+    /// 14, s14-std14; `tcp/tfrc.cc` `reduce_rate_on_no_feedback()` ends in `nextpkt()` at
+    /// every expiry): with 14-B packets at ns-2's initial 300 B/s the timer (2·s/X = 93 ms)
+    /// expires before any feedback can return, and the expiry sends a packet at once and
+    /// restarts the send timer from it. Until session 14 the option sent at once only after
+    /// the first RTT sample, so the packet left one gap of the halved rate after the last one.
+    #[test]
+    fn ns2_nofeedback_before_the_first_feedback_sends_at_once() {
+        let ns2 = Ns2Compat {
+            nofeedback_halves_rate: true,
+            init_rate_300: true,
+            ..Ns2Compat::RFC
+        };
+        let p = SenderParams::new(
+            14,
+            Some(Rate(5600)),
+            Variant::Standard,
+            InitialRate::Rfc5348,
+        )
+        .unwrap()
+        .with_ns2(ns2)
+        .with_app_backlog(true);
+        let mut s = Sender::new(p, Time::ZERO);
+        s.poll_transmit(Time::ZERO).unwrap();
+        let t1 = s.next_send_time();
+        assert!(close(t1.as_secs_f64(), 14.0 / 300.0), "{t1:?}");
+        s.poll_transmit(t1).unwrap();
+        let expiry = s.poll_timeout().unwrap();
+        assert!(
+            close(expiry.as_secs_f64(), 2.0 * 14.0 / 300.0),
+            "{expiry:?}"
+        );
+        // Just before the expiry nothing is due (the next packet is due at it, or later).
+        assert!(s.poll_transmit(Time(expiry.0 - 1)).is_none());
+        s.on_timeout(expiry);
+        assert_eq!(s.stats().nofeedback_expiries, 1);
+        assert!(
+            close(s.allowed_data_rate(), 150.0),
+            "{}",
+            s.allowed_data_rate()
+        );
+        assert_eq!(s.next_send_time(), expiry, "a packet at the expiry");
+        assert_eq!(s.poll_transmit(expiry).unwrap().seq, 2);
+        // ... and the send timer runs from it at the halved rate.
+        let next = s.next_send_time().saturating_since(expiry).as_secs_f64();
+        assert!(close(next, 14.0 / 150.0), "{next}");
     }
 
     #[test]
