@@ -1231,6 +1231,21 @@ mod tests {
         assert_eq!(f.poll_transmit(Time(10 * 1000 * MS)).unwrap().round, 4);
     }
 
+    /// A standard sender of `size`-byte packets whose application offers `app` with a backlog
+    /// (`with_app_backlog(true)`), under `ns2`; the set-up of the backlogged ns-2 tests.
+    fn backlogged_sender(size: u32, app: u64, ns2: Ns2Compat) -> Sender {
+        let p = SenderParams::new(
+            size,
+            Some(Rate(app)),
+            Variant::Standard,
+            InitialRate::Rfc5348,
+        )
+        .unwrap()
+        .with_ns2(ns2)
+        .with_app_backlog(true);
+        Sender::new(p, Time::ZERO)
+    }
+
     /// A standard sender (s = 1000 B, R = 0.1 s) out of slow start at p = 0.01 by 200 ms.
     fn after_loss(ns2: Ns2Compat, app: Option<Rate>) -> Sender {
         let p = SenderParams::new(1000, app, Variant::Standard, InitialRate::Rfc5348)
@@ -1257,16 +1272,7 @@ mod tests {
                 nofeedback_idle_needs_no_data: on,
                 ..Ns2Compat::RFC
             };
-            let p = SenderParams::new(
-                1000,
-                Some(Rate(800_000)),
-                Variant::Standard,
-                InitialRate::Rfc5348,
-            )
-            .unwrap()
-            .with_ns2(ns2)
-            .with_app_backlog(true);
-            let mut s = Sender::new(p, Time::ZERO);
+            let mut s = backlogged_sender(1000, 800_000, ns2);
             s.poll_transmit(Time::ZERO).unwrap();
             s.on_feedback(Time(100 * MS), &fb(0, 0.0, 0.0));
             s.poll_transmit(Time(100 * MS)).unwrap();
@@ -1304,16 +1310,7 @@ mod tests {
             init_rate_300: true,
             ..Ns2Compat::RFC
         };
-        let p = SenderParams::new(
-            14,
-            Some(Rate(5600)),
-            Variant::Standard,
-            InitialRate::Rfc5348,
-        )
-        .unwrap()
-        .with_ns2(ns2)
-        .with_app_backlog(true);
-        let mut s = Sender::new(p, Time::ZERO);
+        let mut s = backlogged_sender(14, 5600, ns2);
         s.poll_transmit(Time::ZERO).unwrap();
         let t1 = s.next_send_time();
         assert!(close(t1.as_secs_f64(), 14.0 / 300.0), "{t1:?}");
