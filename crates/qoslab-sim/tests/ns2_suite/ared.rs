@@ -82,31 +82,10 @@ fn red1adapt_matches_ns2() {
     let ns2 = ns2_reference();
     let q = ours(|t| t.to_string());
     eprintln!("qoslab {q:?}\nns-2.35 {ns2:?}");
-    let rel = |i: usize| (q[i] / ns2[i] - 1.0).abs();
-    assert!(
-        rel(0) <= 0.05,
-        "mean queue: qoslab {:.3} vs ns-2.35 {:.3}",
-        q[0],
-        ns2[0]
-    );
-    assert!(
-        rel(1) <= 0.10,
-        "queue std: qoslab {:.3} vs ns-2.35 {:.3}",
-        q[1],
-        ns2[1]
-    );
-    assert!(
-        rel(2) <= 0.01,
-        "throughput: qoslab {:.4} vs ns-2.35 {:.4}",
-        q[2],
-        ns2[2]
-    );
-    assert!(
-        rel(3) <= 0.10,
-        "drops: qoslab {:.2} vs ns-2.35 {:.2}",
-        q[3],
-        ns2[3]
-    );
+    super::within("mean queue", q[0], ns2[0], 0.05);
+    super::within("queue std", q[1], ns2[1], 0.10);
+    super::within("throughput (Mb/s)", q[2], ns2[2], 0.01);
+    super::within("drops", q[3], ns2[3], 0.10);
 
     // The same scenario without the adaptation (RED with max_p fixed at 0.1) is told apart.
     let plain = ours(|t| t.replacen(", adaptive = true", "", 1));

@@ -60,25 +60,9 @@ fn red1_matches_ns2() {
         }
     }
     eprintln!("qoslab {q:?}\nns-2.35 {ns2:?}");
-    let rel = |i: usize| (q[i] / ns2[i] - 1.0).abs();
-    assert!(
-        rel(0) <= 0.05,
-        "mean queue: qoslab {:.3} vs ns-2.35 {:.3}",
-        q[0],
-        ns2[0]
-    );
-    assert!(
-        rel(1) <= 0.10,
-        "queue std: qoslab {:.3} vs ns-2.35 {:.3}",
-        q[1],
-        ns2[1]
-    );
-    assert!(
-        rel(2) <= 0.01,
-        "throughput: qoslab {:.4} vs ns-2.35 {:.4}",
-        q[2],
-        ns2[2]
-    );
+    super::within("mean queue", q[0], ns2[0], 0.05);
+    super::within("queue std", q[1], ns2[1], 0.10);
+    super::within("throughput (Mb/s)", q[2], ns2[2], 0.01);
     assert!(
         (q[3] - ns2[3]).abs() <= 1.5,
         "drops: qoslab {:.2} vs ns-2.35 {:.2}",
