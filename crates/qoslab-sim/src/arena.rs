@@ -149,3 +149,13 @@ impl Arena {
             .map(|(p, _)| &p.0)
     }
 }
+
+// The packet slot's size is part of the engine's speed (issue 13): 128 bytes, two cache lines,
+// since session 8 (bench/README.md "Not done, and why": the header is sized by `Ack`'s SACK
+// blocks and the TFRC data header). A field that grows it must be a measured decision, so the
+// build says so instead of the benchmark, weeks later.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(
+    std::mem::size_of::<Packet>() == 128,
+    "Packet grew past 128 bytes: measure the bench dumbbells (bench/README.md) before accepting it"
+);
