@@ -214,9 +214,13 @@
 //!     `(int)(1.0/p)` packets, truncated,
 //!     and the report sent at that arrival carries this p (`nextpkt(p)`), not the history's
 //!     average. RFC 5348 §6.3.1: the exact inverse of the equation with t_RTO = 4R, the
-//!     interval 1/p, and the report the history's p. At 14 B and p = 0.5 the seed sets the
-//!     first seconds of a flow (finding 54: the first report with p > 0 carried a median
-//!     p of 0.227 in ns-2.35, 0.146 here). Option: [`Ns2Compat::first_seed_by_b_to_p`]
+//!     interval 1/p, and the report the history's p. Checked on 200 traced ns-2.35 flows
+//!     (14 B, p = 0.5): the rule gives every one of its 114 seed reports made with an RTT
+//!     exactly, and ours now report the same p at the same X_recv; the first report with
+//!     p > 0 has a median p of 0.188 here (before 0.146, ns-2.35 0.227: our slow start
+//!     still reaches a higher X_recv). It moves the first 10 s only (packets per flow
+//!     30.2 → 28.7, ns-2.35 24.0), not B.1's 50..100-s window (finding 54, session 15).
+//!     Option: [`Ns2Compat::first_seed_by_b_to_p`]
 //!     (receiver, with 12 for the receive rate; session 15, finding 54); with 22 (a packet
 //!     without an RTT) 22 applies, which is this rule's result for `rtt_ = tzero_ = 0`.
 //!
