@@ -5,6 +5,9 @@ ours (`ns2_compat` + `app_backlog`, b1.ours) against ns-2.35's per-seed values o
 measured/s14-start2_cell_ns2.csv (seeds 1..400 at p = 0.5), mean send rate per flow over
 50..100 s, Kb/s, mean ± 95 % CI over seeds and ci.py's verdict (5 % or the CIs overlap).
 
+--ns2-t0 300: against ns-2.35's cell with every start and the window shifted by 300 s
+(probes/s15-opt24_offset.py cell, per-seed values in measured/s15-opt24_cell_t0_300_ns2.csv).
+
 --base PATH adds a column with another qoslab binary (e.g. main's, without option 24) on the
 same seeds. Our per-seed values are kept in /tmp/s15-opt24_cell_<binary-tag>.csv so that a
 re-run only adds seeds.
@@ -24,6 +27,7 @@ import ci  # noqa: E402
 import rfc4828_b1_tfrc as b1  # noqa: E402
 
 NS2 = os.path.join(HERE, "..", "measured", "s14-start2_cell_ns2.csv")
+NS2_T0 = os.path.join(HERE, "..", "measured", "s15-opt24_cell_t0_300_ns2.csv")
 
 
 def seeds_of(spec):
@@ -31,11 +35,11 @@ def seeds_of(spec):
     return range(int(lo), int(hi or lo) + 1)
 
 
-def ns2_values(p):
+def ns2_values(p, t0="0"):
     out = {}
-    with open(NS2) as f:
+    with open(NS2 if t0 == "0" else NS2_T0) as f:
         for variant, pv, seed, group, x in csv.reader(f):
-            if variant == "all" and pv == p:
+            if variant in ("all", f"t0_{t0}") and pv == p:
                 out[(int(seed), group)] = float(x)
     return out
 
@@ -66,15 +70,17 @@ def main():
     ap.add_argument("--groups", default=",".join(b1.GROUPS))
     ap.add_argument("--qoslab", default=os.path.join(b1.ROOT, "target", "release", "qoslab"))
     ap.add_argument("--base", default=None)
+    ap.add_argument("--ns2-t0", default="0")
     a = ap.parse_args()
     seeds = list(seeds_of(a.seeds))
-    ns = ns2_values(a.p)
+    ns = ns2_values(a.p, a.ns2_t0)
     missing = [s for s in seeds if (s, "std14") not in ns]
     if missing:
         raise SystemExit(f"no ns-2.35 values for seeds {missing[:5]}... in {NS2}")
     q, tag = ours(a.qoslab, a.p, seeds)
     base = ours(a.base, a.p, seeds) if a.base else None
-    print(f"\n### B.1 p = {a.p}, seeds {seeds[0]}..{seeds[-1]}, 50..100 s, Kb/s "
+    print(f"\n### B.1 p = {a.p}, seeds {seeds[0]}..{seeds[-1]}, 50..100 s, Kb/s, ns-2.35 "
+          f"shifted by T0 = {a.ns2_t0} s "
           f"(ours: {a.qoslab} [{tag}]" + (f", base: {a.base} [{base[1]}]" if base else "")
           + ")\n")
     head = "| group | ns-2.35 | ours | diff | verdict |"
