@@ -283,7 +283,8 @@
 //!
 //! Further ns-2 differences, documented where the behaviour lives and *not* offered as
 //! options: the rest of loss detection ([`loss_history`](super::loss_history)); the
-//! slow-start exit ([`sender`](super::sender)); the first-interval seed ([`receiver`](super::receiver)). ns-2's `ca_ 1` spacing is not a deviation but RFC 5348
+//! slow-start exit ([`sender`](super::sender)) (the first-interval seed is option 24 since
+//! session 15). ns-2's `ca_ 1` spacing is not a deviation but RFC 5348
 //! §4.5's optional oscillation prevention, an RFC option of our sender
 //! ([`SenderParams::with_oscillation_prevention`](super::SenderParams::with_oscillation_prevention),
 //! with ns-2's q2 = `df_` = 0.95), independent of [`Ns2Compat`].
