@@ -68,6 +68,12 @@ pub struct DataPacket {
     pub send_time: Time,
     /// The sender's RTT estimate (`None` before its first feedback).
     pub rtt: Option<Duration>,
+    /// The t_RTO of the sender's throughput equation (RFC 5348 §3.1: 4R; ns-2's `tzero_`
+    /// with [`Ns2Compat::tcp_rto_in_equation`]); `None` before its first feedback. Not in
+    /// RFC 5348's header; ns-2 carries `tzero_` and only
+    /// [`Ns2Compat::first_seed_by_b_to_p`] reads it (the receiver's seed of the first loss
+    /// interval).
+    pub t_rto: Option<Duration>,
     /// ECN Congestion Experienced, set by the network (the sender sends `false`).
     pub ecn_ce: bool,
     /// The sender's feedback round: feedback packets received plus nofeedback-timer

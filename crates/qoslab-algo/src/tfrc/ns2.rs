@@ -195,6 +195,35 @@
 //!     stuck by 22 within 1.5 R. Option: [`Ns2Compat::report_timer_armed_by_report`]
 //!     (receiver, with 12; session 14, finding 54).
 //!
+//! 24. **The first loss interval is seeded by `b_to_p()`** (`tcp/tfrc-sink.cc`
+//!     `adjust_history()`, `tcp/formula-with-inverse.h` `b_to_p()`, `tcp/formula.h`
+//!     `p_to_b()`): when the packet revealing the first loss carries an RTT, the seed is
+//!     `b_to_p(est_thput()*psize_, rtt_, tzero_, fsize_, 1)`: the receive rate of 12
+//!     (`est_thput()`, packets per second, times the revealing packet's size), the `rtt_` and
+//!     `tzero_` that packet carries (the sender's R and its t_RTO, 2), the equation with the
+//!     capped timeout factor (3) and `fsize_` as s (standard TFRC: the packet size; TFRC-SP,
+//!     `voip_ 1`: 1460 B, RFC 4828 §1's nominal size), inverted by a bisection
+//!     ([`ns2_b_to_p`]) that starts at p = 1/2 with step 1/4, halves the step each round and
+//!     stops at the first p whose rate is strictly within ±5 % of the target (else after 31
+//!     rounds), so p is a dyadic fraction whose rate is within 5 % of the target. At the
+//!     first loss the sender has mostly had one RTT sample, so `tzero_` is 0.6 s for the B.1
+//!     path's 240 ms (6 ticks; 0.5 s from the second sample on): at 14 B and 4.17 packets/s
+//!     this gives p = 11/64 = 0.172 (exact inverse 0.174; RFC 5348 §6.3.1 with 4R: 0.146), as
+//!     ns-2.35's traced first reports do (15/64, 11/64, 7/64 at 2.38, 4.17, 8.33 packets/s,
+//!     `bench/ns2/seeds/measured/s14-start2_cell_vs_alone.md`). The interval is
+//!     `(int)(1.0/p)` packets, truncated,
+//!     and the report sent at that arrival carries this p (`nextpkt(p)`), not the history's
+//!     average. RFC 5348 §6.3.1: the exact inverse of the equation with t_RTO = 4R, the
+//!     interval 1/p, and the report the history's p. Checked on 200 traced ns-2.35 flows
+//!     (14 B, p = 0.5): the rule gives every one of its 114 seed reports made with an RTT
+//!     exactly, and ours now report the same p at the same X_recv; the first report with
+//!     p > 0 has a median p of 0.188 here (before 0.146, ns-2.35 0.227: our slow start
+//!     still reaches a higher X_recv). It moves the first 10 s only (packets per flow
+//!     30.2 → 28.7, ns-2.35 24.0), not B.1's 50..100-s window (finding 54, session 15).
+//!     Option: [`Ns2Compat::first_seed_by_b_to_p`]
+//!     (receiver, with 12 for the receive rate; session 15, finding 54); with 22 (a packet
+//!     without an RTT) 22 applies, which is this rule's result for `rtt_ = tzero_ = 0`.
+//!
 //! 22 and 23 act together, on flows whose first loss is revealed by a packet sent before the
 //! first feedback; with 10's packet at every expiry (also before the first feedback, where
 //! ns-2's timer of 2·s/X = 93 ms for 14-B packets at 300 B/s expires before a feedback can
@@ -254,7 +283,8 @@
 //!
 //! Further ns-2 differences, documented where the behaviour lives and *not* offered as
 //! options: the rest of loss detection ([`loss_history`](super::loss_history)); the
-//! slow-start exit ([`sender`](super::sender)); the first-interval seed ([`receiver`](super::receiver)). ns-2's `ca_ 1` spacing is not a deviation but RFC 5348
+//! slow-start exit ([`sender`](super::sender)) (the first-interval seed is option 24 since
+//! session 15). ns-2's `ca_ 1` spacing is not a deviation but RFC 5348
 //! §4.5's optional oscillation prevention, an RFC option of our sender
 //! ([`SenderParams::with_oscillation_prevention`](super::SenderParams::with_oscillation_prevention),
 //! with ns-2's q2 = `df_` = 0.95), independent of [`Ns2Compat`].
@@ -417,6 +447,20 @@ pub struct Ns2Compat {
     /// ...) nack_timer_.resched(1.5*rtt_)`), not by the first data packet that carries an
     /// RTT. Off: that packet arms it R later (RFC 5348 §6.2's timer).
     pub report_timer_armed_by_report: bool,
+    /// Receiver: ns-2's seed of the first loss interval when the packet that reveals the
+    /// first loss carries an RTT (`tcp/tfrc-sink.cc` `adjust_history()`: `p =
+    /// b_to_p(est_thput()*psize_, rtt_, tzero_, fsize_, 1)`, `false_sample = (int)(1.0/p)`,
+    /// and the report at that arrival carries p, `nextpkt(p)`): the target rate is the
+    /// receive rate (with [`Ns2Compat::report_at_arrival`] ns-2's `est_thput()`) in data
+    /// bytes of the received packets, the RTT and t_RTO those the packet carries
+    /// ([`DataPacket::rtt`](super::DataPacket::rtt),
+    /// [`DataPacket::t_rto`](super::DataPacket::t_rto)), the equation ns-2's `p_to_b()`
+    /// (capped timeout factor, b = 1) with s the seed's segment size (TFRC-SP: the nominal
+    /// 1460 B), inverted by [`ns2_b_to_p`]'s bisection (first p within ±5 %); the seeded
+    /// interval is 1/p truncated to whole packets. RFC 5348 §6.3.1 (off): the exact inverse
+    /// of RFC 5348 §3.1's equation with t_RTO = 4R, interval 1/p, and the report carries the
+    /// history's p.
+    pub first_seed_by_b_to_p: bool,
 }
 
 impl Ns2Compat {
@@ -445,6 +489,7 @@ impl Ns2Compat {
         report_timer_after_arrival: false,
         first_seed_without_rtt_is_one: false,
         report_timer_armed_by_report: false,
+        first_seed_by_b_to_p: false,
     };
     /// ns-2's default behaviour for all of them.
     pub fn ns2() -> Self {
@@ -472,8 +517,57 @@ impl Ns2Compat {
             report_timer_after_arrival: true,
             first_seed_without_rtt_is_one: true,
             report_timer_armed_by_report: true,
+            first_seed_by_b_to_p: true,
         }
     }
+}
+
+/// ns-2's ceiling on the equation's rate, bytes per second (`tcp/formula.h` `MAXRATE`).
+pub const NS2_MAXRATE: f64 = 25_000_000.0;
+
+/// ns-2's TCP throughput equation (`tcp/formula.h` `p_to_b()`, b = 1), bytes per second,
+/// evaluated in ns-2's order: `rtt·sqrt(2p/3) + min(1, 3·sqrt(3p/8))·(tzero·p·(1 + 32p²))`
+/// packet times, `psize` over that, [`NS2_MAXRATE`] when the sum is below 10⁻⁷ s (ns-2's
+/// `SAMLLFLOAT`) or the rate above it, and for p < 0 or rtt < 0. The same equation as
+/// [`throughput_capped`](super::equation::throughput_capped) (RFC 5348 §3.1 with the
+/// timeout factor capped at 1, option 3) with ns-2's limits; used by option 24's seed.
+pub fn ns2_p_to_b(p: f64, rtt: f64, tzero: f64, psize: f64) -> f64 {
+    if p < 0.0 || rtt < 0.0 {
+        return NS2_MAXRATE;
+    }
+    let mut res = rtt * libm::sqrt(2.0 * p / 3.0);
+    let tmp1 = (3.0 * libm::sqrt(3.0 * p / 8.0)).min(1.0);
+    let tmp2 = tzero * p * (1.0 + 32.0 * p * p);
+    res += tmp1 * tmp2;
+    if res < 1e-7 {
+        NS2_MAXRATE
+    } else {
+        (psize / res).min(NS2_MAXRATE)
+    }
+}
+
+/// ns-2's inverse of [`ns2_p_to_b`] (`tcp/formula-with-inverse.h` `b_to_p()`), the loss
+/// event rate at which the equation gives `b` bytes per second: a bisection from p = 1/2
+/// with step 1/4, halved every round (up when the rate at p exceeds `b`, down otherwise),
+/// that returns the first p whose rate is strictly within ±5 % of `b`, or the p reached
+/// after 31 rounds (1 − 2⁻³² when no p is slow enough, e.g. rtt = tzero = 0). So p is a
+/// dyadic fraction, within 5 % of `b` in rate but not the exact inverse (RFC 5348 §6.3.1's
+/// [`loss_rate_for_throughput`](super::equation::loss_rate_for_throughput)). Option 24.
+pub fn ns2_b_to_p(b: f64, rtt: f64, tzero: f64, psize: f64) -> f64 {
+    let (mut p, mut step) = (0.5, 0.25);
+    for _ in 0..31 {
+        let rate = ns2_p_to_b(p, rtt, tzero, psize);
+        if rate > 0.95 * b && rate < 1.05 * b {
+            return p;
+        }
+        if rate > b {
+            p += step;
+        } else {
+            p -= step;
+        }
+        step /= 2.0;
+    }
+    p
 }
 
 /// ns-2 TFRC's `tzero_` (`TfrcAgent::update_rtt`): the Jacobson/Karels RTO estimator in

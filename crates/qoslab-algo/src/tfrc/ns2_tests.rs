@@ -616,6 +616,7 @@ fn tfrc_high_loss_probe() {
             "report_timer_after_arrival" => ns2.report_timer_after_arrival = false,
             "first_seed_without_rtt_is_one" => ns2.first_seed_without_rtt_is_one = false,
             "report_timer_armed_by_report" => ns2.report_timer_armed_by_report = false,
+            "first_seed_by_b_to_p" => ns2.first_seed_by_b_to_p = false,
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
         }
     }

@@ -27,14 +27,15 @@
 //! - **t_recvdata / t_delay** refer to the most recently *arrived* new data packet.
 //!
 //! ## ns-2 differs (`tcp/tfrc-sink.cc`; see [`ns2`](super::ns2))
-//! - **Seed of the first interval** (`adjust_history`): the equation with the sender's
-//!   `tzero_` (carried in every data header) and the capped timeout factor, X_recv = packets
-//!   received in the last RTT × packet size. Not reproduced under [`Ns2Compat`]; it is
-//!   flushed after eight loss events, i.e. within seconds at p ≥ 0.1. Reproduced: the seed
-//!   when the revealing packet carries no RTT (sent before the sender's first feedback:
-//!   `rtt_ = tzero_ = 0`, one packet, reported as p = 1), option
-//!   [`Ns2Compat::first_seed_without_rtt_is_one`]; it holds a flow at one packet per tens
-//!   of seconds until a packet gets through.
+//! - **Seed of the first interval** (`adjust_history`): `b_to_p()` of `est_thput()` times
+//!   the packet size, with the `rtt_` and `tzero_` the revealing packet carries, the capped
+//!   timeout factor and `fsize_` as s, a bisection that stops at the first p within ±5 %;
+//!   the interval is 1/p truncated and the report at that arrival carries that p: option
+//!   [`Ns2Compat::first_seed_by_b_to_p`] (session 15; it is flushed after eight loss events,
+//!   but at 14 B and p = 0.5 it sets a flow's first seconds). When the revealing packet
+//!   carries no RTT (sent before the sender's first feedback: `rtt_ = tzero_ = 0`, one
+//!   packet, reported as p = 1): option [`Ns2Compat::first_seed_without_rtt_is_one`]; it
+//!   holds a flow at one packet per tens of seconds until a packet gets through.
 //! - **Feedback**: on a new loss event at once, otherwise on the first packet arriving at
 //!   least R after the last report; the timer (1.5 R) only covers a silent sender — and
 //!   reports once more, with X_recv = one packet per second, when the last report was sent
@@ -54,6 +55,7 @@ use std::collections::VecDeque;
 
 use super::equation::loss_rate_for_throughput;
 use super::loss_history::{LossHistory, LossHistoryParams};
+use super::ns2::ns2_b_to_p;
 use super::{DataPacket, Feedback, Ns2Compat, SmallPacketParams};
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
@@ -73,6 +75,8 @@ pub struct ReceiverParams {
     ns2_seed_one_without_rtt: bool,
     /// ns-2 option [`Ns2Compat::report_timer_armed_by_report`] (with `ns2_report_at_arrival`).
     ns2_timer_armed_by_report: bool,
+    /// ns-2 option [`Ns2Compat::first_seed_by_b_to_p`].
+    ns2_seed_b_to_p: bool,
 }
 
 impl ReceiverParams {
@@ -95,6 +99,7 @@ impl ReceiverParams {
             ns2_timer_after_arrival: false,
             ns2_seed_one_without_rtt: false,
             ns2_timer_armed_by_report: false,
+            ns2_seed_b_to_p: false,
         })
     }
     /// Standard TFRC with RFC 5348 defaults.
@@ -107,6 +112,7 @@ impl ReceiverParams {
             ns2_timer_after_arrival: false,
             ns2_seed_one_without_rtt: false,
             ns2_timer_armed_by_report: false,
+            ns2_seed_b_to_p: false,
         }
     }
     /// TFRC-SP: short-interval rule and nominal segment size from `sp`.
@@ -119,6 +125,7 @@ impl ReceiverParams {
             ns2_timer_after_arrival: false,
             ns2_seed_one_without_rtt: false,
             ns2_timer_armed_by_report: false,
+            ns2_seed_b_to_p: false,
         }
     }
     /// The same settings with the receiver-side ns-2 behaviour of `ns2` switched on
@@ -130,6 +137,7 @@ impl ReceiverParams {
         self.ns2_timer_after_arrival = ns2.report_at_arrival && ns2.report_timer_after_arrival;
         self.ns2_seed_one_without_rtt = ns2.first_seed_without_rtt_is_one;
         self.ns2_timer_armed_by_report = ns2.report_at_arrival && ns2.report_timer_armed_by_report;
+        self.ns2_seed_b_to_p = ns2.first_seed_by_b_to_p;
         self
     }
     pub fn history(&self) -> &LossHistoryParams {
@@ -279,7 +287,7 @@ impl Receiver {
             return Some(self.feedback(now, FeedbackReason::FirstPacket));
         }
         if out.first_loss_event {
-            self.seed_first_interval(now, pkt.rtt.is_none());
+            self.seed_first_interval(now, pkt);
         }
         if self.rtt.is_none() {
             return Some(self.feedback(now, FeedbackReason::NoRttYet));
@@ -417,10 +425,10 @@ impl Receiver {
         }
     }
 
-    /// `no_rtt`: the packet revealing the loss carries no RTT (sent before the sender's first
-    /// RTT sample).
-    fn seed_first_interval(&mut self, now: Time, no_rtt: bool) {
-        if no_rtt && self.params.ns2_seed_one_without_rtt {
+    /// `pkt`: the packet revealing the first loss (its RTT and t_RTO; without an RTT it was
+    /// sent before the sender's first RTT sample).
+    fn seed_first_interval(&mut self, now: Time, pkt: &DataPacket) {
+        if pkt.rtt.is_none() && self.params.ns2_seed_one_without_rtt {
             // ns-2 option (tfrc-sink.cc adjust_history() with rtt_ = tzero_ = 0: p -> 1, one
             // packet), reported as p = 1 at this arrival.
             self.history.seed_first_interval(1.0);
@@ -428,6 +436,16 @@ impl Receiver {
             return;
         }
         let x = self.x_recv(now);
+        if let (Some(r), true) = (pkt.rtt, self.params.ns2_seed_b_to_p) {
+            // ns-2 option (tfrc-sink.cc adjust_history(): p = b_to_p(est_thput()*psize_,
+            // rtt_, tzero_, fsize_, 1); false_sample = (int)(1.0/p); nextpkt(p)).
+            let s = self.params.init_segment.unwrap_or(pkt.size.max(1)) as f64;
+            let t_rto = pkt.t_rto.unwrap_or(Duration::ZERO).as_secs_f64();
+            let p = ns2_b_to_p(x, r.as_secs_f64(), t_rto, s);
+            self.history.seed_first_interval((1.0 / p).trunc());
+            self.seed_p = Some(p);
+            return;
+        }
         let len = match self.rtt {
             Some(r) if x > 0.0 && r > Duration::ZERO => {
                 let s = self.params.init_segment.unwrap_or(self.last_size.max(1)) as f64;
@@ -484,6 +502,7 @@ mod tests {
             size: 1000,
             send_time: Time(send_ms * MS),
             rtt: rtt_ms.map(|r| Duration(r * MS)),
+            t_rto: None,
             ecn_ce: false,
             round: 0,
             urgent: false,
@@ -585,6 +604,69 @@ mod tests {
         }
         assert_eq!(ps[1], 1.0);
         assert!(ps[0] < 0.5, "{ps:?}");
+    }
+
+    /// ns-2 option `first_seed_by_b_to_p` (finding 54, session 15; `tcp/tfrc-sink.cc`
+    /// `adjust_history()`, `tcp/formula-with-inverse.h` `b_to_p()`). 14-B packets carrying
+    /// R = 240 ms and t_RTO = 600 ms (ns-2's `tzero_` after one RTT sample): seq 0 at 0
+    /// (reported), 1..3 at 60, 120, 180 ms, 4 lost, 5 at 300 ms reveals the loss. The receive
+    /// rate (`est_thput()`: 4 packets in the 300 ms since the last report) is 13.33 packets/s
+    /// = 186.67 B/s. ns-2's bisection: p = 1/2 gives 4.93 B/s (too slow: down), 1/4 27.38,
+    /// 1/8 98.35, 1/16 204.78 (too fast: up), 3/32 139.25, 5/64 167.58, 9/128 184.78 B/s,
+    /// within 5 % (0.990): p = 9/128 = 0.0703, interval (int)(128/9) = 14 packets, and the
+    /// report carries 9/128. Off (RFC 5348 §6.3.1): the exact inverse with t_RTO = 4R,
+    /// p = 0.05843, interval 17.11 packets. TFRC-SP seeds with s = 1460 B: 1/2 gives 514.3
+    /// B/s (up), 3/4 167.4, 5/8 279.8, 11/16 214.3, 23/32 189.0 (1.012): p = 23/32, one
+    /// packet.
+    #[test]
+    fn ns2_first_seed_is_b_to_p_of_the_receive_rate() {
+        let ns2 = |on: bool| Ns2Compat {
+            report_at_arrival: true,
+            loss_at_first_later_packet: true,
+            first_seed_by_b_to_p: on,
+            ..Ns2Compat::RFC
+        };
+        let small = |seq: u64, t: u64| DataPacket {
+            size: 14,
+            t_rto: Some(Duration(600 * MS)),
+            ..pkt(seq, t, Some(240))
+        };
+        let sp = SmallPacketParams::rfc4828();
+        let mut got = Vec::new();
+        for (params, on) in [
+            (ReceiverParams::standard(), false),
+            (ReceiverParams::standard(), true),
+            (ReceiverParams::small_packet(&sp), true),
+        ] {
+            let mut r = Receiver::new(params.with_ns2(ns2(on)));
+            let first = DataPacket {
+                size: 14,
+                ..pkt(0, 0, None)
+            };
+            assert!(r.on_packet(Time::ZERO, &first).is_some());
+            for (seq, t) in [(1u64, 60u64), (2, 120), (3, 180)] {
+                assert!(r.on_packet(Time(t * MS), &small(seq, t)).is_none());
+            }
+            let fb = r.on_packet(Time(300 * MS), &small(5, 300)).unwrap();
+            assert!((fb.x_recv - 4.0 / 0.3 * 14.0).abs() < 1e-9, "{}", fb.x_recv);
+            got.push((r.history().closed_intervals()[0], fb.p));
+        }
+        let x = 4.0 / 0.3 * 14.0;
+        let p_rfc = loss_rate_for_throughput(14.0, 0.24, x);
+        assert!((p_rfc - 0.058431).abs() < 1e-6, "{p_rfc}");
+        assert!((got[0].0 - 1.0 / p_rfc).abs() < 1e-9, "{got:?}");
+        assert!(got[0].1 != 9.0 / 128.0, "{got:?}");
+        assert_eq!(got[1], (14.0, 9.0 / 128.0));
+        assert_eq!(got[2], (1.0, 23.0 / 32.0));
+        // ns-2's rates at the bisection's steps, as in the comment above.
+        let rate = |p: f64| crate::tfrc::ns2::ns2_p_to_b(p, 0.24, 0.6, 14.0);
+        assert!((rate(9.0 / 128.0) - 184.784).abs() < 1e-3);
+        assert!((rate(5.0 / 64.0) - 167.578).abs() < 1e-3);
+        // Without an RTT or t_RTO ns-2's equation is MAXRATE at every p: p climbs to 1 − 2⁻³².
+        assert_eq!(
+            crate::tfrc::ns2::ns2_b_to_p(x, 0.0, 0.0, 14.0),
+            1.0 - 2f64.powi(-32)
+        );
     }
 
     /// ns-2 option `report_timer_armed_by_report` (finding 54, s14-std14; `tcp/tfrc-sink.cc`

@@ -455,6 +455,16 @@ impl Sender {
     pub fn rtt(&self) -> Option<Duration> {
         self.r.map(Duration::from_secs_f64)
     }
+    /// The t_RTO of the equation ([`DataPacket::t_rto`]): 4R (RFC 5348 §3.1), or ns-2's
+    /// `tzero_` with [`Ns2Compat::tcp_rto_in_equation`]; `None` before the first feedback.
+    pub fn t_rto(&self) -> Option<Duration> {
+        let r = self.r?;
+        Some(if self.params.ns2.tcp_rto_in_equation {
+            self.ns2_rto.rto()
+        } else {
+            Duration::from_secs_f64(T_RTO_FACTOR * r)
+        })
+    }
     /// RTO of RFC 5348 §4.3 step 3, seconds.
     pub fn rto_secs(&self) -> f64 {
         self.rto
@@ -556,6 +566,7 @@ impl Sender {
             size: self.params.segment_size,
             send_time: now,
             rtt: self.rtt(),
+            t_rto: self.t_rto(),
             ecn_ce: false,
             round: self.round,
             urgent: self.urgent,
