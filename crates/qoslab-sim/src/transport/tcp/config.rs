@@ -80,9 +80,10 @@ pub struct TcpParams {
     ///   `max_rto`, as ns-2.35's `rfc2988_`; SRTT discarded past 8×).
     ///   Needs `clock_granularity > 0` (ns-2's `tcpTick_`).
     /// - **The ECN response** (`TcpAgent::ecn`/`slowdown`/`newtimer`, all variants, only
-    ///   when `ecn` is on): the window halved in whole packets down to 0, a cwnd of 0 held
-    ///   until the retransmission timer, and the timer backed off on repeated ECE at one
-    ///   packet (`ecn_backoff_`).
+    ///   when `ecn` is on): the window halved exactly, fractional part included
+    ///   (`precisionReduce_`; issue 14, finding 20), a window below one packet held until the
+    ///   retransmission timer, and the timer backed off on repeated ECE at one packet
+    ///   (`ecn_backoff_`); details in [`super::sender`] "ECN".
     pub ns2_compat: bool,
     /// ECN-capable TCP (RFC 3168 §6.1). Default false. The sender sends new data ECT,
     /// halves its window once per window of data on an ECN-Echo ACK and sets CWR; the
@@ -94,8 +95,9 @@ pub struct TcpParams {
     /// the echoed send time (§4.2), retransmissions included (Karn's rule is not needed).
     ///
     /// Open choice: the option's 10 bytes + 2 of padding are **not** added to the wire
-    /// size (`header` is unchanged), as in ns-2, whose `ts_option_` adds no bytes; model
-    /// them by raising `header` (and `ack_size`) by 12 if wanted. Nor does the option take
+    /// size (`header` is unchanged); model them by raising `header` (and `ack_size`). ns-2.35
+    /// adds `ts_option_size_` (10 B) per packet when `timestamps_` is on, so a like-for-like
+    /// comparison with ns-2 uses a header 10 B larger (issue 14, finding 40). Nor does the option take
     /// a SACK block away: [`super::MAX_SACK_BLOCKS`] is 3 already.
     pub timestamps: bool,
     /// `ssthresh` when the retransmission timer expires **during** fast recovery (NewReno)
