@@ -59,6 +59,20 @@ fn push_secs_f(s: &mut String, ns: f64) {
 /// 2^127 for `e >= 0` in range, or for `e < 0` the quotient of `m · 10^prec` (< 2^87) by
 /// `2^-e`, rounded half to even on its remainder.
 fn push_fixed(s: &mut String, x: f64, prec: usize) {
+    let mut buf = [0u8; 50];
+    match fixed_digits(x, prec, &mut buf) {
+        // Every byte written is an ASCII digit or '.', so this never fails.
+        Some(i) => s.push_str(std::str::from_utf8(&buf[i..]).expect("ASCII digits")),
+        // negative (or -0.0), non-finite, huge or more decimals: the formatter's own way
+        None => {
+            let _ = write!(s, "{x:.prec$}");
+        }
+    }
+}
+
+/// The digits `push_fixed` writes, at the end of `buf` from the returned index; `None`
+/// where it leaves them to `core::fmt`.
+fn fixed_digits(x: f64, prec: usize, buf: &mut [u8; 50]) -> Option<usize> {
     const POW10: [u128; 11] = [
         1,
         10,
@@ -79,9 +93,7 @@ fn push_fixed(s: &mut String, x: f64, prec: usize) {
         bits & ((1 << 52) - 1),
     );
     if sign != 0 || exp == 0x7ff || prec >= POW10.len() {
-        // negative (or -0.0), infinite, NaN or more decimals: the formatter's own way
-        let _ = write!(s, "{x:.prec$}");
-        return;
+        return None;
     }
     let (m, e) = if exp == 0 {
         (frac as u128, -1074)
@@ -91,8 +103,7 @@ fn push_fixed(s: &mut String, x: f64, prec: usize) {
     let p10 = POW10[prec];
     let q = if e >= 0 {
         if e > 40 {
-            let _ = write!(s, "{x:.prec$}");
-            return;
+            return None;
         }
         (m << e) * p10
     } else {
@@ -105,9 +116,12 @@ fn push_fixed(s: &mut String, x: f64, prec: usize) {
             q + u128::from(r > half || (r == half && q & 1 == 1))
         }
     };
-    let (int, mut f) = (q / p10, q % p10);
+    // u64 division where it fits (nearly always): a u128 division is a library call.
+    let (int, mut f) = match u64::try_from(q) {
+        Ok(q) => ((q / p10 as u64) as u128, q % p10 as u64),
+        Err(_) => (q / p10, (q % p10) as u64),
+    };
     // u128::MAX has 39 digits; then '.' and at most 10 decimals.
-    let mut buf = [0u8; 50];
     let mut i = buf.len();
     for _ in 0..prec {
         i -= 1;
@@ -119,6 +133,12 @@ fn push_fixed(s: &mut String, x: f64, prec: usize) {
         buf[i] = b'.';
     }
     let mut w = int;
+    while w > u128::from(u64::MAX) {
+        i -= 1;
+        buf[i] = b'0' + (w % 10) as u8;
+        w /= 10;
+    }
+    let mut w = w as u64;
     loop {
         i -= 1;
         buf[i] = b'0' + (w % 10) as u8;
@@ -127,8 +147,24 @@ fn push_fixed(s: &mut String, x: f64, prec: usize) {
             break;
         }
     }
-    // Every byte written above is an ASCII digit or '.', so this never fails.
-    s.push_str(std::str::from_utf8(&buf[i..]).expect("ASCII digits"));
+    Some(i)
+}
+
+/// `x` with `prec` decimals for a format string: `format!("{:>13}", Fixed(x, 3))` writes
+/// what `format!("{:>13.3}", x)` writes (the digits of [`push_fixed`], then the width and
+/// alignment of the format string; give no precision there, it would cut the digits). The
+/// run summary's per-flow table uses it (issue 13 session 15).
+#[derive(Clone, Copy, Debug)]
+pub struct Fixed(pub f64, pub usize);
+
+impl std::fmt::Display for Fixed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut buf = [0u8; 50];
+        match fixed_digits(self.0, self.1, &mut buf) {
+            Some(i) => f.pad(std::str::from_utf8(&buf[i..]).expect("ASCII digits")),
+            None => f.pad(&format!("{:.*}", self.1, self.0)),
+        }
+    }
 }
 
 /// A mean in nanoseconds as seconds, to the nanosecond.
@@ -493,6 +529,7 @@ mod tests {
                 let mut s = String::from("x,");
                 push_fixed(&mut s, x, prec);
                 proptest::prop_assert_eq!(s, format!("x,{x:.prec$}"), "{:e} {}", x, prec);
+                proptest::prop_assert_eq!(format!("{:>13}|{:<9}|{}", Fixed(x, prec), Fixed(x, prec), Fixed(x, prec)), format!("{x:>13.prec$}|{x:<9.prec$}|{x:.prec$}"));
             }
         }
     }
