@@ -151,7 +151,7 @@ fn fixed_digits(x: f64, prec: usize, buf: &mut [u8; 50]) -> Option<usize> {
 }
 
 /// `x` with `prec` decimals for a format string: `format!("{:>13}", Fixed(x, 3))` writes
-/// what `format!("{:>13.3}", x)` writes (the digits of [`push_fixed`], then the width and
+/// what `format!("{:>13.3}", x)` writes (the digits of `push_fixed`, then the width and
 /// alignment of the format string; give no precision there, it would cut the digits). The
 /// run summary's per-flow table uses it (issue 13 session 15).
 #[derive(Clone, Copy, Debug)]

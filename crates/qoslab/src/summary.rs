@@ -1,4 +1,8 @@
 //! The human-readable summary table of a run.
+//!
+//! The per-flow rows print their floats through [`Fixed`]: the bytes `{:>8.3}` writes,
+//! without `core::fmt`'s exact mode (issue 13 session 15: the floats of 10,000 rows were
+//! about 90 M instructions, many of them in its big-number fallback).
 
 use std::fmt::Write;
 
@@ -80,9 +84,6 @@ pub fn render(r: &RunResult) -> String {
     s
 }
 
-/// Per-flow rows print their floats through [`Fixed`] (the bytes of `{:>8.3}`, without
-/// `core::fmt`'s exact mode: 10,000 rows were 90 M instructions, issue 13 session 15).
-///
 /// The delay table: per flow one-way delay of the data packets delivered in the window, its
 /// queueing part, RFC 3550 jitter and (TCP) RTT samples; per queue the sojourn time.
 fn delay(s: &mut String, r: &RunResult) {
