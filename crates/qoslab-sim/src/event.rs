@@ -59,6 +59,21 @@
 //! rounds). Rejected: pipe heads into hosts in a fourth heap (+1.6 % instructions, CPU
 //! time unchanged).
 //!
+//! Session 15, at 10,000 flows (454 pipe heads pending on average, 1,399 at most; the
+//! heaps' own instructions about 83 M of the 403 M loop, `qoslab-prof`, callgrind): a
+//! calendar queue (Brown 1988) for the pipe heads, chosen from 1,000 links on (binary heap
+//! kept below), exact in (time, seq) order (a proptest against this heap) and byte-identical,
+//! was measured and not kept. With 1,024 buckets spanning twice the longest link delay
+//! (16 µs each) the buckets held ~15 heads each at the start-up burst and the loop took
+//! +15 % instructions; with 1 µs buckets (16,384 `Vec`s) +3.7 % instructions and about +20 %
+//! CPU time (bucket storage spread over 400 KB); with intrusive per-bucket lists in one node
+//! slab +1.7 % instructions and CPU time unchanged within noise. A heap of ~450 entries is
+//! about 9 levels, ~70 instructions a replace-top, in L1: a bucket's push, unlink and
+//! next-bucket search cost as much. And the choice between the two, an enum match per push
+//! and pop, cost the 20-flow bench dumbbell +1.5-1.7 % instructions. A prefetch of the next
+//! pipe head's link (the top's earlier child) while the current event runs: +4.4 %
+//! instructions at 10,000 flows, +6 % at 20, CPU time not lower.
+//!
 //! What did pay: popping lazily. `pop` hands out the top entry but leaves it in place,
 //! marked taken; the handler's first `push` then overwrites the top and sifts it down once
 //! (`Heap::replace_top`), instead of a full pop (sift to the bottom and back up) followed by a

@@ -45,7 +45,126 @@ fn secs(ns: u64) -> String {
 
 /// Appends a mean in nanoseconds as seconds, to the nanosecond (`{:.9}` of `ns · 1e-9`).
 fn push_secs_f(s: &mut String, ns: f64) {
-    let _ = write!(s, "{:.9}", ns * 1e-9);
+    push_fixed(s, ns * 1e-9, 9);
+}
+
+/// Appends `x` with `prec` decimals: exactly what `write!(s, "{:.prec$}", x)` writes (the
+/// binary value's exact decimal expansion rounded half to even, as `core::fmt` does), by
+/// integer arithmetic for a non-negative finite `x` below 2^93 and `prec <= 10`, else by
+/// `write!` (issue 13 session 15: a 10,000-flow `flows.csv` has nine such fields per row,
+/// and `core::fmt`'s exact mode falls back to its big-number algorithm for many of them;
+/// the file's floats were 135 M instructions, more than a tenth of the process).
+///
+/// `x = m · 2^e` (m < 2^53); `x · 10^prec` is then `m · 10^prec · 2^e`, an integer below
+/// 2^127 for `e >= 0` in range, or for `e < 0` the quotient of `m · 10^prec` (< 2^87) by
+/// `2^-e`, rounded half to even on its remainder.
+fn push_fixed(s: &mut String, x: f64, prec: usize) {
+    let mut buf = [0u8; 50];
+    match fixed_digits(x, prec, &mut buf) {
+        // Every byte written is an ASCII digit or '.', so this never fails.
+        Some(i) => s.push_str(std::str::from_utf8(&buf[i..]).expect("ASCII digits")),
+        // negative (or -0.0), non-finite, huge or more decimals: the formatter's own way
+        None => {
+            let _ = write!(s, "{x:.prec$}");
+        }
+    }
+}
+
+/// The digits `push_fixed` writes, at the end of `buf` from the returned index; `None`
+/// where it leaves them to `core::fmt`.
+fn fixed_digits(x: f64, prec: usize, buf: &mut [u8; 50]) -> Option<usize> {
+    const POW10: [u128; 11] = [
+        1,
+        10,
+        100,
+        1_000,
+        10_000,
+        100_000,
+        1_000_000,
+        10_000_000,
+        100_000_000,
+        1_000_000_000,
+        10_000_000_000,
+    ];
+    let bits = x.to_bits();
+    let (sign, exp, frac) = (
+        bits >> 63,
+        ((bits >> 52) & 0x7ff) as i32,
+        bits & ((1 << 52) - 1),
+    );
+    if sign != 0 || exp == 0x7ff || prec >= POW10.len() {
+        return None;
+    }
+    let (m, e) = if exp == 0 {
+        (frac as u128, -1074)
+    } else {
+        ((frac | 1 << 52) as u128, exp - 1075)
+    };
+    let p10 = POW10[prec];
+    let q = if e >= 0 {
+        if e > 40 {
+            return None;
+        }
+        (m << e) * p10
+    } else {
+        let (num, shift) = (m * p10, e.unsigned_abs());
+        if shift >= 128 {
+            // below 2^87 / 2^128: rounds to 0, never a tie
+            0
+        } else {
+            let (q, r, half) = (num >> shift, num & ((1 << shift) - 1), 1u128 << (shift - 1));
+            q + u128::from(r > half || (r == half && q & 1 == 1))
+        }
+    };
+    // u64 division where it fits (nearly always): a u128 division is a library call.
+    let (int, mut f) = match u64::try_from(q) {
+        Ok(q) => ((q / p10 as u64) as u128, q % p10 as u64),
+        Err(_) => (q / p10, (q % p10) as u64),
+    };
+    // u128::MAX has 39 digits; then '.' and at most 10 decimals.
+    let mut i = buf.len();
+    for _ in 0..prec {
+        i -= 1;
+        buf[i] = b'0' + (f % 10) as u8;
+        f /= 10;
+    }
+    if prec > 0 {
+        i -= 1;
+        buf[i] = b'.';
+    }
+    let mut w = int;
+    while w > u128::from(u64::MAX) {
+        i -= 1;
+        buf[i] = b'0' + (w % 10) as u8;
+        w /= 10;
+    }
+    let mut w = w as u64;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (w % 10) as u8;
+        w /= 10;
+        if w == 0 {
+            break;
+        }
+    }
+    Some(i)
+}
+
+/// `x` with `prec` decimals for a format string: `format!("{:>13}", Fixed(x, 3))` writes
+/// what `format!("{:>13.3}", x)` writes (the digits of `push_fixed`, then the width and
+/// alignment of the format string; give no precision there, it would cut the digits). The
+/// run summary's per-flow table uses it (issue 13 session 15).
+#[derive(Clone, Copy, Debug)]
+pub struct Fixed(pub f64, pub usize);
+
+impl std::fmt::Display for Fixed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut buf = [0u8; 50];
+        match fixed_digits(self.0, self.1, &mut buf) {
+            Some(i) => f.pad(std::str::from_utf8(&buf[i..]).expect("ASCII digits")),
+            None => f.pad(&format!("{:.*}", self.1, self.0)),
+        }
+    }
 }
 
 /// A mean in nanoseconds as seconds, to the nanosecond.
@@ -191,16 +310,15 @@ pub fn flows_csv(r: &RunResult) -> String {
         let m = &f.measured;
         let d = &f.delay;
         let rtt = d.rtt.unwrap_or_default();
+        let _ = write!(s, "{},{},{},{},", f.name, f.kind, f.src, f.dst);
+        push_fixed(&mut s, f.goodput_bps, 3);
+        s.push(',');
+        push_fixed(&mut s, f.send_rate_bps, 3);
+        s.push(',');
+        push_fixed(&mut s, f.drop_rate, 6);
         let _ = write!(
             s,
-            "{},{},{},{},{:.3},{:.3},{:.6},{},{},{},{},{},{},{},",
-            f.name,
-            f.kind,
-            f.src,
-            f.dst,
-            f.goodput_bps,
-            f.send_rate_bps,
-            f.drop_rate,
+            ",{},{},{},{},{},{},{},",
             m.data_pkts,
             m.data_dropped,
             m.retx_pkts,
@@ -398,6 +516,23 @@ pub fn write_files(dir: &Path, files: &RunFiles) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// `push_fixed` writes what `format!("{:.prec$}")` writes, for any f64 bit pattern
+        /// (negative, subnormal, huge, infinite and NaN ones by the fallback), values such
+        /// as the files print (a nanosecond count times 1e-9, rates, ratios), and exact
+        /// ties (odd multiples of 2^-k: `x · 10^prec` ending in exactly .5), both parities.
+        #[test]
+        fn fixed_as_format_writes(bits in proptest::prelude::any::<u64>(), ns in 0u64..1 << 45, k in 1i32..40, odd in 0u64..1 << 20, prec in 0usize..12) {
+            let tie = (2 * odd + 1) as f64 * 2f64.powi(-k);
+            for x in [f64::from_bits(bits), ns as f64 * 1e-9, ns as f64 / 7.0, (ns % 1000) as f64 / 999.0, tie, tie * 1e6] {
+                let mut s = String::from("x,");
+                push_fixed(&mut s, x, prec);
+                proptest::prop_assert_eq!(s, format!("x,{x:.prec$}"), "{:e} {}", x, prec);
+                proptest::prop_assert_eq!(format!("{:>13}|{:<9}|{}", Fixed(x, prec), Fixed(x, prec), Fixed(x, prec)), format!("{x:>13.prec$}|{x:<9.prec$}|{x:.prec$}"));
+            }
+        }
+    }
 
     /// `push_secs` and `push_stats_cols` write the bytes `format!` wrote before them.
     #[test]

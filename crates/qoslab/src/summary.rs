@@ -1,7 +1,12 @@
 //! The human-readable summary table of a run.
+//!
+//! The per-flow rows print their floats through [`Fixed`]: the bytes `{:>8.3}` writes,
+//! without `core::fmt`'s exact mode (issue 13 session 15: the floats of 10,000 rows were
+//! about 90 M instructions, many of them in its big-number fallback).
 
 use std::fmt::Write;
 
+use qoslab_sim::output::Fixed;
 use qoslab_sim::RunResult;
 
 pub fn render(r: &RunResult) -> String {
@@ -20,12 +25,12 @@ pub fn render(r: &RunResult) -> String {
     for f in &r.flows {
         let _ = writeln!(
             s,
-            "  {:<12} {:<8} {:>13.3} {:>13.3} {:>9.3} {:>8} {:>9}",
+            "  {:<12} {:<8} {:>13} {:>13} {:>9} {:>8} {:>9}",
             f.name,
             f.kind,
-            f.goodput_bps / 1e6,
-            f.send_rate_bps / 1e6,
-            f.drop_rate * 100.0,
+            Fixed(f.goodput_bps / 1e6, 3),
+            Fixed(f.send_rate_bps / 1e6, 3),
+            Fixed(f.drop_rate * 100.0, 3),
             f.measured.retx_pkts,
             f.measured.timeouts
         );
@@ -94,20 +99,20 @@ fn delay(s: &mut String, r: &RunResult) {
         let o = &d.one_way;
         let (rtt, rtt99) = d.rtt.map_or((String::from("-"), String::from("-")), |t| {
             (
-                format!("{:.3}", t.mean_ns * 1e-6),
-                format!("{:.3}", ms(t.p99_ns)),
+                Fixed(t.mean_ns * 1e-6, 3).to_string(),
+                Fixed(ms(t.p99_ns), 3).to_string(),
             )
         });
         let _ = writeln!(
             s,
-            "  {:<12} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>9.3} {:>8.3} {:>8} {:>8}",
+            "  {:<12} {:>8} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8}",
             f.name,
-            o.mean_ns * 1e-6,
-            ms(o.p50_ns),
-            ms(o.p99_ns),
-            ms(o.max_ns),
-            d.queueing_mean_ns * 1e-6,
-            d.jitter_rfc3550_ns * 1e-6,
+            Fixed(o.mean_ns * 1e-6, 3),
+            Fixed(ms(o.p50_ns), 3),
+            Fixed(ms(o.p99_ns), 3),
+            Fixed(ms(o.max_ns), 3),
+            Fixed(d.queueing_mean_ns * 1e-6, 3),
+            Fixed(d.jitter_rfc3550_ns * 1e-6, 3),
             rtt,
             rtt99
         );
