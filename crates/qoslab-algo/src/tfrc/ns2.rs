@@ -742,6 +742,7 @@ mod tests {
         assert!(n.slow_start_ramp && !Ns2Compat::RFC.slow_start_ramp);
         assert!(n.rtt_filter_df && !Ns2Compat::RFC.rtt_filter_df);
         assert!(n.report_timer_after_arrival && !Ns2Compat::RFC.report_timer_after_arrival);
+        assert!(n.double_clock_ties && !Ns2Compat::RFC.double_clock_ties);
         let r = Ns2Compat::RFC;
         assert!(!r.loss_at_first_later_packet && !r.sp_ns2_short_counting && !r.recv_limit_floor);
         assert!(!r.idle_report_after_arrival && !r.recv_limit_latest_report && !r.gradual_increase);
