@@ -506,9 +506,14 @@ impl Sender {
     pub fn next_send_time(&self) -> Time {
         self.next_send
     }
-    /// The nofeedback timer's deadline.
+    /// The nofeedback timer's deadline (None while [`Ns2Compat::double_clock_ties`] holds
+    /// an expiry back behind the packet due at its instant: `next_send_time()` is then due).
     pub fn poll_timeout(&self) -> Option<Time> {
-        Some(self.nofeedback_deadline)
+        if self.nf_deferred {
+            None
+        } else {
+            Some(self.nofeedback_deadline)
+        }
     }
 
     fn gaps(&self) -> (Duration, Duration) {
@@ -971,9 +976,16 @@ impl Sender {
     /// The nofeedback timer fired (call at `poll_timeout()`; early calls do nothing). With
     /// [`Ns2Compat::double_clock_ties`], when a packet is due at the same nanosecond and its
     /// double is the earlier (or equal and scheduled first), the expiry waits for the next
-    /// [`Sender::poll_transmit`] call, which sends the packet and then runs it.
+    /// [`Sender::poll_transmit`] call, which sends the packet and then runs it (meanwhile
+    /// `poll_timeout()` is None; a second call of this one runs it at once).
     pub fn on_timeout(&mut self, now: Time) {
-        if now < self.nofeedback_deadline || self.nf_deferred {
+        if self.nf_deferred {
+            // Called again before the packet was polled: the expiry runs now.
+            self.nf_deferred = false;
+            self.expire(now);
+            return;
+        }
+        if now < self.nofeedback_deadline {
             return;
         }
         if self.ties()
@@ -1477,7 +1489,9 @@ mod tests {
         let (a, b) = ((0.501 + g) + g, 0.501 + 28.0 / 300.0);
         assert!(a < b, "{a} {b}");
         assert_eq!((a, b), (0.5943333333333333, 0.5943333333333334));
-        let run = |ties: bool| {
+        // `engine`: as the engine's sender agent (the nofeedback timer, then every packet
+        // due); else a driver that takes one event at a time, the timer when it is due.
+        let run = |ties: bool, engine: bool| {
             let ns2 = Ns2Compat {
                 double_clock_ties: ties,
                 ..Ns2Compat::ns2()
@@ -1489,21 +1503,29 @@ mod tests {
             // As the engine's sender agent: the nofeedback timer, then every packet due.
             let mut sent = Vec::new();
             while sent.len() < 4 {
-                let now = s.next_send_time().min(s.poll_timeout().unwrap());
-                s.on_timeout(now);
-                while let Some(pkt) = s.poll_transmit(now) {
+                let nf = s.poll_timeout().unwrap_or(Time::NEVER);
+                let now = s.next_send_time().min(nf);
+                if engine {
+                    s.on_timeout(now);
+                    while let Some(pkt) = s.poll_transmit(now) {
+                        sent.push((now.0, pkt.seq, s.stats().nofeedback_expiries));
+                    }
+                } else if nf == now {
+                    s.on_timeout(now);
+                } else if let Some(pkt) = s.poll_transmit(now) {
                     sent.push((now.0, pkt.seq, s.stats().nofeedback_expiries));
                 }
             }
             sent
         };
-        let on = run(true);
+        let on = run(true, true);
+        assert_eq!(run(true, false), on);
         assert_eq!(on[1].0, 547_666_667);
         // Two packets at the tie (the expiry runs inside the first poll_transmit, after its
         // packet; the second is the expiry's).
         assert_eq!(on[2], (594_333_333, 2, 1), "{on:?}");
         assert_eq!(on[3].0, 594_333_333, "{on:?}");
-        let off = run(false);
+        let off = run(false, true);
         assert_eq!(off[2], (594_333_333, 2, 1), "{off:?}");
         assert!(off[3].0 > 594_333_333, "{off:?}");
     }
