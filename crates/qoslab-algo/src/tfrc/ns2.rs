@@ -224,6 +224,40 @@
 //!     (receiver, with 12 for the receive rate; session 15, finding 54); with 22 (a packet
 //!     without an RTT) 22 applies, which is this rule's result for `rtt_ = tzero_ = 0`.
 //!
+//! 25. **Ties are decided by ns-2's double clock** (`common/scheduler.cc`
+//!     `Scheduler::schedule()`: an event is due at `clock() + delay` in double seconds;
+//!     `common/timer-handler.cc` `TimerHandler::resched(delay)`; equal doubles run in
+//!     insertion order): at TFRC's one-packet-per-RTT floor a packet and a nofeedback expiry
+//!     fall due at the same instant in exact arithmetic (`tcp/tfrc.cc`: `nextpkt()` reschedules
+//!     the send timer `size_/xrate` after each packet, `reduce_rate_on_no_feedback()` the
+//!     nofeedback timer `max(2*rtt_, 2*size_/rate_)` after the expiry, and `recv()` after a
+//!     feedback), so ns-2 orders them by the last bits of two sums such as `(t + g) + g`
+//!     against `t + 2g`. With the packet first the expiry's own `nextpkt()` sends a second
+//!     packet at once; with the expiry first there is one. ns-2.35 sends the packet first at
+//!     66 % of these coincidences for TFRC-SP 14 B at packet loss 0.6 (B.2 b = 0.02), and the
+//!     share grows with the clock's binade (std14 at p = 0.5: 6 / 9 / 14 % over [32, 128) /
+//!     [128, 256) / [256, 600) s); our integer nanoseconds with the expiry's call first gave
+//!     22 % and 4 % (finding 54, sessions 14–15). RFC 5348 §4.4 does not order them. The
+//!     sender keeps a double "shadow" of each of its two deadlines computed as ns-2 does (the
+//!     shadow of the event's own instant plus the delay in double seconds; for a feedback
+//!     arrival, whose ns-2 double is not known here, the double nearest its integer
+//!     nanosecond), sets the integer deadline to the shadow rounded to the nanosecond, and
+//!     when both fall on the same nanosecond takes the one with the smaller shadow first
+//!     (the one scheduled earlier when the shadows are equal). Only IEEE +, −, ×, ÷ on the
+//!     shadow path. Not modelled: the oscillation factor ns-2's `xrate` carries (`ca_`:
+//!     `rate_*sqrtrtt_/sqrt(rttcur_)`, 1 within the last bits at a constant RTT; ours is
+//!     exactly 1 without [`SenderParams::with_oscillation_prevention`](super::SenderParams::with_oscillation_prevention)),
+//!     the double of a data arrival at the receiver (option 21 stays the receiver's rule).
+//!     Where the gaps are not whole nanoseconds the double sums split these coincidences as
+//!     the old integer sums did (send first / tied / later about 1/4, 1/2, 1/4 from 32 s of
+//!     clock on), so the option changes which go first, not how many; where they are whole
+//!     (TFRC-SP at its floor, gaps R or R/2) the integer sums tied every time and the expiry
+//!     went first. RFC 4828 B.2 TFRC-SP 14 B, 100 seeds: −13.5 / −15.8 % → −7.7 / −0.1 %
+//!     at b = 0.02 / 0.04; B.1 at p = 0.5, 400 seeds: −5.7 → −4.9 %. Not reproduced:
+//!     ns-2.35's coincidences are not a symmetric split (its send timer earlier at 359 of
+//!     548 traced ones, later at 19), nor its drift with the clock's magnitude.
+//!     Option: [`Ns2Compat::double_clock_ties`] (sender; session 15, finding 54).
+//!
 //! 22 and 23 act together, on flows whose first loss is revealed by a packet sent before the
 //! first feedback; with 10's packet at every expiry (also before the first feedback, where
 //! ns-2's timer of 2·s/X = 93 ms for 14-B packets at 300 B/s expires before a feedback can
@@ -461,6 +495,19 @@ pub struct Ns2Compat {
     /// of RFC 5348 §3.1's equation with t_RTO = 4R, interval 1/p, and the report carries the
     /// history's p.
     pub first_seed_by_b_to_p: bool,
+    /// Sender: when a packet and a nofeedback expiry fall due at the same nanosecond, take
+    /// them in the order of ns-2's double clock (module docs, 25): each deadline also kept as
+    /// ns-2 computes it (`Scheduler::clock() + delay` in double seconds: the send timer
+    /// `size_/xrate` after the packet, `tcp/tfrc.cc` `nextpkt()`; the nofeedback timer
+    /// `max(2*rtt_, 2*size_/rate_)` after the expiry or feedback, `reduce_rate_on_no_feedback()`,
+    /// `recv()`), the integer deadline that double rounded to the nanosecond, and at a tie the
+    /// smaller double first, the earlier scheduled when equal (the scheduler's FIFO). A
+    /// packet taken first is followed by the expiry and its `nextpkt()`: a second packet at
+    /// the same instant. Off: the expiry first at every tie (the engine's sender agent calls
+    /// [`Sender::on_timeout`](super::Sender::on_timeout) before
+    /// [`Sender::poll_transmit`](super::Sender::poll_transmit)) and deadlines as integer
+    /// sums. RFC 5348 §4.4 does not order them.
+    pub double_clock_ties: bool,
 }
 
 impl Ns2Compat {
@@ -490,6 +537,7 @@ impl Ns2Compat {
         first_seed_without_rtt_is_one: false,
         report_timer_armed_by_report: false,
         first_seed_by_b_to_p: false,
+        double_clock_ties: false,
     };
     /// ns-2's default behaviour for all of them.
     pub fn ns2() -> Self {
@@ -518,6 +566,7 @@ impl Ns2Compat {
             first_seed_without_rtt_is_one: true,
             report_timer_armed_by_report: true,
             first_seed_by_b_to_p: true,
+            double_clock_ties: true,
         }
     }
 }
@@ -693,6 +742,7 @@ mod tests {
         assert!(n.slow_start_ramp && !Ns2Compat::RFC.slow_start_ramp);
         assert!(n.rtt_filter_df && !Ns2Compat::RFC.rtt_filter_df);
         assert!(n.report_timer_after_arrival && !Ns2Compat::RFC.report_timer_after_arrival);
+        assert!(n.double_clock_ties && !Ns2Compat::RFC.double_clock_ties);
         let r = Ns2Compat::RFC;
         assert!(!r.loss_at_first_later_packet && !r.sp_ns2_short_counting && !r.recv_limit_floor);
         assert!(!r.idle_report_after_arrival && !r.recv_limit_latest_report && !r.gradual_increase);

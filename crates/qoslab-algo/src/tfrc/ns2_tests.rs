@@ -472,12 +472,26 @@ pub(crate) fn probe_flow(
                     eprintln!("NF {:.6} rate {:.3}", secs(now), snd.allowed_data_rate());
                 }
             }
-            let Some(pkt) = snd.poll_transmit(now) else {
+            let mid = snd.stats().nofeedback_expiries;
+            let sent = snd.poll_transmit(now);
+            // Ns2Compat::double_clock_ties: an expiry held back behind the packet runs in
+            // poll_transmit, after it.
+            let late_nf = snd.stats().nofeedback_expiries > mid;
+            if late_nf && counting {
+                pr.nofeedback += 1;
+            }
+            let Some(pkt) = sent else {
+                if late_nf && tr {
+                    eprintln!("NF {:.6} rate {:.3}", secs(now), snd.allowed_data_rate());
+                }
                 continue;
             };
             if tr {
                 let r = snd.allowed_data_rate();
                 eprintln!("TX {:.6} {} rate {r:.3}", secs(now), pkt.seq);
+                if late_nf {
+                    eprintln!("NF {:.6} rate {r:.3}", secs(now));
+                }
             }
             if counting {
                 bytes += (kind.size + kind.header) as u64;
@@ -617,6 +631,7 @@ fn tfrc_high_loss_probe() {
             "first_seed_without_rtt_is_one" => ns2.first_seed_without_rtt_is_one = false,
             "report_timer_armed_by_report" => ns2.report_timer_armed_by_report = false,
             "first_seed_by_b_to_p" => ns2.first_seed_by_b_to_p = false,
+            "double_clock_ties" => ns2.double_clock_ties = false,
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
         }
     }

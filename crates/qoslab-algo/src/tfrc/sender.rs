@@ -342,6 +342,16 @@ pub struct Sender {
     ns2_ramp: f64,
     ns2_ramp_delta: f64,
     ns2_ramp_on: bool,
+    /// ns-2 option [`Ns2Compat::double_clock_ties`]: the double "shadows" of `next_send` and
+    /// `nofeedback_deadline` (absolute seconds, computed as ns-2's `clock() + delay`), the
+    /// order in which each was last scheduled, and an expiry held back behind a packet due
+    /// at its nanosecond.
+    sh_send: f64,
+    sh_nf: f64,
+    sh_send_order: u64,
+    sh_nf_order: u64,
+    sh_orders: u64,
+    nf_deferred: bool,
 }
 
 /// ns-2 `tcp/tfrc.h` `SMALLFLOAT`: the ramp of [`Ns2Compat::slow_start_ramp`] runs while it is
@@ -350,6 +360,12 @@ const NS2_SMALLFLOAT: f64 = 1e-7;
 
 fn ns(t: Time) -> i128 {
     t.as_nanos() as i128
+}
+
+/// The double nearest an integer instant (a correctly rounded division): the shadow of an
+/// event whose ns-2 double is not known here ([`Ns2Compat::double_clock_ties`]).
+fn secs(t: Time) -> f64 {
+    t.as_nanos() as f64 / 1e9
 }
 
 impl Sender {
@@ -381,11 +397,21 @@ impl Sender {
         // RFC 5348 §4.2: "the value of X is set to 1 packet/second" and the nofeedback timer
         // to 2 s. ns-2 option init_rate_300: `InitRate_` = 300 data bytes/s and the timer
         // 2·size_/rate_ (tfrc.cc start()).
-        let (x0, nofeedback0) = if params.ns2.init_rate_300 {
+        let (x0, nofeedback0_secs) = if params.ns2.init_rate_300 {
             let x = NS2_INIT_RATE * s_pkt / params.segment_size as f64;
-            (x, Duration::from_secs_f64(2.0 * s_pkt / x))
+            (x, 2.0 * s_pkt / x)
         } else {
-            (s_pkt, INITIAL_NOFEEDBACK)
+            (s_pkt, INITIAL_NOFEEDBACK.as_secs_f64())
+        };
+        let nofeedback0 = if params.ns2.init_rate_300 {
+            Duration::from_secs_f64(nofeedback0_secs)
+        } else {
+            INITIAL_NOFEEDBACK
+        };
+        let nofeedback_deadline = if params.ns2.double_clock_ties {
+            Time::from_secs_f64(secs(now) + nofeedback0_secs)
+        } else {
+            now + nofeedback0
         };
         Sender {
             params,
@@ -406,7 +432,7 @@ impl Sender {
             next_seq: 0,
             last_sched: None,
             next_send: now,
-            nofeedback_deadline: now + nofeedback0,
+            nofeedback_deadline,
             sent_since_timer: false,
             round: 0,
             ns2_rto: Ns2Rto::new(Ns2Rto::NS2_TICK, Duration::ZERO),
@@ -422,6 +448,13 @@ impl Sender {
             ns2_ramp: s_pkt,
             ns2_ramp_delta: 0.0,
             ns2_ramp_on: false,
+            // tcp/tfrc.cc start(): the nofeedback timer 2·size_/rate_ after the start.
+            sh_send: secs(now),
+            sh_nf: secs(now) + nofeedback0_secs,
+            sh_send_order: 0,
+            sh_nf_order: 1,
+            sh_orders: 2,
+            nf_deferred: false,
         }
     }
 
@@ -473,9 +506,14 @@ impl Sender {
     pub fn next_send_time(&self) -> Time {
         self.next_send
     }
-    /// The nofeedback timer's deadline.
+    /// The nofeedback timer's deadline (None while [`Ns2Compat::double_clock_ties`] holds
+    /// an expiry back behind the packet due at its instant: `next_send_time()` is then due).
     pub fn poll_timeout(&self) -> Option<Time> {
-        Some(self.nofeedback_deadline)
+        if self.nf_deferred {
+            None
+        } else {
+            Some(self.nofeedback_deadline)
+        }
     }
 
     fn gaps(&self) -> (Duration, Duration) {
@@ -494,6 +532,45 @@ impl Sender {
             self.app_gap.max(self.min_interval)
         };
         (rate_gap, other)
+    }
+
+    /// The gap of [`Sender::gaps`] in double seconds, as ns-2 computes it (`tcp/tfrc.cc`
+    /// `nextpkt()`: `next = size_/xrate`, at least `1.0/voip_max_pkt_rate_`), for the
+    /// shadows of [`Ns2Compat::double_clock_ties`].
+    fn gap_secs(&self) -> f64 {
+        let rate = if self.ns2_ramp_on {
+            self.ns2_ramp
+        } else {
+            self.x * self.inst_factor
+        };
+        let other = if self.backlogged() {
+            self.min_interval
+        } else {
+            self.app_gap.max(self.min_interval)
+        };
+        (self.s_pkt / rate).max(other.as_secs_f64_exact())
+    }
+
+    fn ties(&self) -> bool {
+        self.params.ns2.double_clock_ties
+    }
+
+    /// [`Ns2Compat::double_clock_ties`]: the send timer is due at `t`, whose double is `sh`
+    /// (scheduled now, after every deadline scheduled before).
+    fn shadow_send(&mut self, t: Time, sh: f64) {
+        self.next_send = t;
+        self.sh_send = sh;
+        self.sh_send_order = self.sh_orders;
+        self.sh_orders += 1;
+    }
+
+    /// [`Ns2Compat::double_clock_ties`]: the nofeedback timer restarts `delay` seconds after
+    /// an event whose double is `clock` (`TimerHandler::resched(delay)`: `clock() + delay`).
+    fn shadow_nofeedback(&mut self, clock: f64, delay: f64) {
+        self.sh_nf = clock + delay;
+        self.nofeedback_deadline = Time::from_secs_f64(self.sh_nf);
+        self.sh_nf_order = self.sh_orders;
+        self.sh_orders += 1;
     }
 
     /// ns-2 option [`Ns2Compat::slow_start_ramp`] (`tcp/tfrc.cc` `nextpkt()`: `slow_increase_
@@ -538,11 +615,30 @@ impl Sender {
         }
     }
 
-    /// Sends the next packet if it is due (`now >= next_send_time()`).
+    /// Sends the next packet if it is due (`now >= next_send_time()`). With
+    /// [`Ns2Compat::double_clock_ties`] a nofeedback expiry held back by
+    /// [`Sender::on_timeout`] behind this packet runs right after it (then the next call
+    /// sends the expiry's packet).
     pub fn poll_transmit(&mut self, now: Time) -> Option<DataPacket> {
+        let pkt = self.transmit(now);
+        if self.nf_deferred {
+            self.nf_deferred = false;
+            self.expire(now);
+        }
+        pkt
+    }
+
+    fn transmit(&mut self, now: Time) -> Option<DataPacket> {
         if now < self.next_send {
             return None;
         }
+        // Option double_clock_ties: the double of this send (the send timer's own when it
+        // fires on time).
+        let clock = if now == self.next_send {
+            self.sh_send
+        } else {
+            secs(now)
+        };
         // ns-2 option slow_start_ramp (nextpkt(): `oldrate_ = oldrate_ + delta_; xrate =
         // oldrate_`, after the packet is sent).
         self.ns2_ramp_on = self.ramp_runs();
@@ -574,6 +670,21 @@ impl Sender {
         self.next_seq += 1;
         if self.backlogged() {
             self.next_send = self.due_after(now);
+        }
+        if self.ties() {
+            // tcp/tfrc.cc nextpkt(): send_timer_.resched(size_/xrate) after the packet.
+            let sh = clock + self.gap_secs();
+            let t = Time::from_secs_f64(sh);
+            let ready = if self.backlogged() {
+                self.app_ready(self.next_seq)
+            } else {
+                Time::ZERO
+            };
+            if ready > t {
+                self.shadow_send(ready, secs(ready));
+            } else {
+                self.shadow_send(t, sh);
+            }
         }
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += self.params.segment_size as u64;
@@ -625,6 +736,9 @@ impl Sender {
         self.ns2_ramp_on = self.ramp_runs();
         if let Some(last) = self.last_sched {
             self.next_send = self.due_after(last);
+            if self.ties() {
+                self.shadow_send(self.next_send, secs(self.next_send));
+            }
         }
     }
 
@@ -826,6 +940,10 @@ impl Sender {
         self.recompute_x(now, recv_limit, true);
         // RFC 5348 §4.3 (5): restart the nofeedback timer after RTO.
         self.nofeedback_deadline = now + Duration::from_secs_f64(self.rto);
+        if self.ties() {
+            // A feedback's ns-2 double is not known here: the double nearest `now`.
+            self.shadow_nofeedback(secs(now), self.rto);
+        }
         self.sent_since_timer = false;
         if self.params.ns2.slow_start_send_at_feedback && (first || self.p == 0.0) {
             // ns-2 option (tfrc.cc recv(): `slowstart(); nextpkt();` at the first feedback
@@ -837,6 +955,9 @@ impl Sender {
             } else {
                 now
             };
+            if self.ties() {
+                self.shadow_send(self.next_send, secs(self.next_send));
+            }
         } else if !(self.params.ns2.send_timer_fixed_at_send && self.p > 0.0) {
             // ns-2 option: out of slow start the packet already scheduled keeps its time.
             self.reschedule();
@@ -852,11 +973,40 @@ impl Sender {
         self.recompute_x(now, tl, false);
     }
 
-    /// The nofeedback timer fired (call at `poll_timeout()`; early calls do nothing).
+    /// The nofeedback timer fired (call at `poll_timeout()`; early calls do nothing). With
+    /// [`Ns2Compat::double_clock_ties`], when a packet is due at the same nanosecond and its
+    /// double is the earlier (or equal and scheduled first), the expiry waits for the next
+    /// [`Sender::poll_transmit`] call, which sends the packet and then runs it (meanwhile
+    /// `poll_timeout()` is None; a second call of this one runs it at once).
     pub fn on_timeout(&mut self, now: Time) {
+        if self.nf_deferred {
+            // Called again before the packet was polled: the expiry runs now.
+            self.nf_deferred = false;
+            self.expire(now);
+            return;
+        }
         if now < self.nofeedback_deadline {
             return;
         }
+        if self.ties()
+            && now == self.nofeedback_deadline
+            && now == self.next_send
+            && (self.sh_send < self.sh_nf
+                || (self.sh_send == self.sh_nf && self.sh_send_order < self.sh_nf_order))
+        {
+            self.nf_deferred = true;
+            return;
+        }
+        self.expire(now);
+    }
+
+    fn expire(&mut self, now: Time) {
+        // Option double_clock_ties: the double of this expiry.
+        let clock = if now == self.nofeedback_deadline {
+            self.sh_nf
+        } else {
+            secs(now)
+        };
         self.stats.nofeedback_expiries += 1;
         // ns-2 reduce_rate_on_no_feedback(): round_id++, UrgentFlag = 1.
         self.round += 1;
@@ -897,6 +1047,9 @@ impl Sender {
         // RFC 5348 §4.4 (2): restart the timer after max(4*R, 2*s/X) (ns-2 option: 2R).
         let t = (self.nofeedback_rtts() * self.r.unwrap_or(0.0)).max(2.0 * self.s_pkt / self.x);
         self.nofeedback_deadline = now + Duration::from_secs_f64(t);
+        if self.ties() {
+            self.shadow_nofeedback(clock, t);
+        }
         self.sent_since_timer = false;
         if self.params.ns2.nofeedback_halves_rate {
             // ns-2 reduce_rate_on_no_feedback() calls nextpkt(), which sends a packet at
@@ -907,6 +1060,14 @@ impl Sender {
             } else {
                 now
             };
+            if self.ties() {
+                let sh = if self.next_send == now {
+                    clock
+                } else {
+                    secs(self.next_send)
+                };
+                self.shadow_send(self.next_send, sh);
+            }
         } else {
             self.reschedule();
         }
@@ -1314,6 +1475,61 @@ mod tests {
     /// expires before any feedback can return, and the expiry sends a packet at once and
     /// restarts the send timer from it. Until session 14 the option sent at once only after
     /// the first RTT sample, so the packet left one gap of the halved rate after the last one.
+    /// Option 25 (`double_clock_ties`): a greedy 14-B sender started at 0.501 s (ns-2's
+    /// `InitRate_` 300 B/s, g = 14/300 s). Its second packet is due at (0.501 + g) + g =
+    /// 0.5943333333333333 and the nofeedback timer set at the start at 0.501 + 28/300 =
+    /// 0.5943333333333334 s (doubles, hand-computed: the two sums round differently), both
+    /// 594 333 333 ns. ns-2 runs the smaller double first: the packet, then the expiry,
+    /// whose `nextpkt()` sends another. Without the option the deadlines are integer sums,
+    /// 501 000 000 + 2 × 46 666 667 = 594 333 334 against 501 000 000 + 93 333 333 =
+    /// 594 333 333 ns, and the expiry comes first with one packet.
+    #[test]
+    fn ns2_double_clock_orders_a_packet_before_an_expiry_due_at_its_nanosecond() {
+        let g = 14.0 / 300.0;
+        let (a, b) = ((0.501 + g) + g, 0.501 + 28.0 / 300.0);
+        assert!(a < b, "{a} {b}");
+        assert_eq!((a, b), (0.5943333333333333, 0.5943333333333334));
+        // `engine`: as the engine's sender agent (the nofeedback timer, then every packet
+        // due); else a driver that takes one event at a time, the timer when it is due.
+        let run = |ties: bool, engine: bool| {
+            let ns2 = Ns2Compat {
+                double_clock_ties: ties,
+                ..Ns2Compat::ns2()
+            };
+            let p = SenderParams::new(14, None, Variant::Standard, InitialRate::Rfc5348)
+                .unwrap()
+                .with_ns2(ns2);
+            let mut s = Sender::new(p, Time(501_000_000));
+            // As the engine's sender agent: the nofeedback timer, then every packet due.
+            let mut sent = Vec::new();
+            while sent.len() < 4 {
+                let nf = s.poll_timeout().unwrap_or(Time::NEVER);
+                let now = s.next_send_time().min(nf);
+                if engine {
+                    s.on_timeout(now);
+                    while let Some(pkt) = s.poll_transmit(now) {
+                        sent.push((now.0, pkt.seq, s.stats().nofeedback_expiries));
+                    }
+                } else if nf == now {
+                    s.on_timeout(now);
+                } else if let Some(pkt) = s.poll_transmit(now) {
+                    sent.push((now.0, pkt.seq, s.stats().nofeedback_expiries));
+                }
+            }
+            sent
+        };
+        let on = run(true, true);
+        assert_eq!(run(true, false), on);
+        assert_eq!(on[1].0, 547_666_667);
+        // Two packets at the tie (the expiry runs inside the first poll_transmit, after its
+        // packet; the second is the expiry's).
+        assert_eq!(on[2], (594_333_333, 2, 1), "{on:?}");
+        assert_eq!(on[3].0, 594_333_333, "{on:?}");
+        let off = run(false, true);
+        assert_eq!(off[2], (594_333_333, 2, 1), "{off:?}");
+        assert!(off[3].0 > 594_333_333, "{off:?}");
+    }
+
     #[test]
     fn ns2_nofeedback_before_the_first_feedback_sends_at_once() {
         let ns2 = Ns2Compat {
