@@ -16,16 +16,7 @@ fn push_secs(s: &mut String, ns: u64) {
     let (whole, frac) = (ns / 1_000_000_000, ns % 1_000_000_000);
     // u64::MAX / 1e9 has 11 digits; the fraction is always 9.
     let mut buf = [b'0'; 21];
-    let mut i = 11;
-    let mut w = whole;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (w % 10) as u8;
-        w /= 10;
-        if w == 0 {
-            break;
-        }
-    }
+    let i = digits_ending_at(&mut buf, 11, whole);
     buf[11] = b'.';
     let mut f = frac;
     for j in (12..21).rev() {
@@ -138,16 +129,21 @@ fn fixed_digits(x: f64, prec: usize, buf: &mut [u8; 50]) -> Option<usize> {
         buf[i] = b'0' + (w % 10) as u8;
         w /= 10;
     }
-    let mut w = w as u64;
+    Some(digits_ending_at(buf, i, w as u64))
+}
+
+/// Writes the decimal digits of `w` (at least one) into `buf` so that they end just before
+/// `end`, and returns where they start.
+fn digits_ending_at(buf: &mut [u8], end: usize, mut w: u64) -> usize {
+    let mut i = end;
     loop {
         i -= 1;
         buf[i] = b'0' + (w % 10) as u8;
         w /= 10;
         if w == 0 {
-            break;
+            return i;
         }
     }
-    Some(i)
 }
 
 /// `x` with `prec` decimals for a format string: `format!("{:>13}", Fixed(x, 3))` writes
