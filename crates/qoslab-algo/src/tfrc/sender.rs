@@ -397,16 +397,12 @@ impl Sender {
         // RFC 5348 §4.2: "the value of X is set to 1 packet/second" and the nofeedback timer
         // to 2 s. ns-2 option init_rate_300: `InitRate_` = 300 data bytes/s and the timer
         // 2·size_/rate_ (tfrc.cc start()).
-        let (x0, nofeedback0_secs) = if params.ns2.init_rate_300 {
+        let (x0, nofeedback0_secs, nofeedback0) = if params.ns2.init_rate_300 {
             let x = NS2_INIT_RATE * s_pkt / params.segment_size as f64;
-            (x, 2.0 * s_pkt / x)
+            let secs = 2.0 * s_pkt / x;
+            (x, secs, Duration::from_secs_f64(secs))
         } else {
-            (s_pkt, INITIAL_NOFEEDBACK.as_secs_f64())
-        };
-        let nofeedback0 = if params.ns2.init_rate_300 {
-            Duration::from_secs_f64(nofeedback0_secs)
-        } else {
-            INITIAL_NOFEEDBACK
+            (s_pkt, INITIAL_NOFEEDBACK.as_secs_f64(), INITIAL_NOFEEDBACK)
         };
         let nofeedback_deadline = if params.ns2.double_clock_ties {
             Time::from_secs_f64(secs(now) + nofeedback0_secs)
