@@ -8,12 +8,14 @@
 # Columns per cell: OT % mean ± half-width; for CL also k = (sum of the orders after the first)
 # / A, mean over seeds, with A = (load − 1) × the first order's SAR (≈ SR under overload): the
 # termination beyond the first order in units of the amount the first order should remove.
+# FULL=1: the files' own 100 s runs (extra flows at 50 s, OT over 80-100 s) instead.
 #   bash scenarios/pcn-stm/sensitivity_cl_s16.sh [QOSLAB_BINARY] [N] [VARIANT-LABEL-FILTER]
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-Q=${1:-$ROOT/target/release/qoslab}
+Q=${1:-}
 N=${2:-5}
 FILTER=${3:-}
+Q=${Q:-$ROOT/target/release/qoslab}
 [ -x "$Q" ] || { nice -n 19 cargo build --release -q -p qoslab --manifest-path "$ROOT/Cargo.toml"; Q=$ROOT/target/release/qoslab; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -21,9 +23,9 @@ spec() {  # $1 traffic, $2 scheme, $3 load (1.25 | 2.0), $4 sed expression of th
   local f2 f
   f2=$(grep -o '^final_flows = [0-9]*' "$ROOT/scenarios/pcn-stm/term-$1-single.toml" | grep -o '[0-9]*$')
   f=$(python3 -c "print(round($f2 * $3 / 2.0))")
-  sed -e "s/^scheme = .*/scheme = \"$2\"/" -e 's/^duration = "100s"/duration = "30s"/' \
-      -e 's/^extra_at = "50s"/extra_at = "10s"/' -e 's/^ot_from = "80s"/ot_from = "20s"/' \
-      -e 's/^ot_to = "100s"/ot_to = "30s"/' -e "s/^final_flows = [0-9]*/final_flows = $f/" \
+  local q='s/^duration = "100s"/duration = "30s"/;s/^extra_at = "50s"/extra_at = "10s"/;s/^ot_from = "80s"/ot_from = "20s"/;s/^ot_to = "100s"/ot_to = "30s"/'
+  [ "${FULL:-0}" = 1 ] && q='s/^x//'
+  sed -e "s/^scheme = .*/scheme = \"$2\"/" -e "$q" -e "s/^final_flows = [0-9]*/final_flows = $f/" \
       -e "$4" "$ROOT/scenarios/pcn-stm/term-$1-single.toml"
 }
 cell() {  # $1 traffic, $2 scheme, $3 load, $4 variant -> "mean ± hw [k]"
