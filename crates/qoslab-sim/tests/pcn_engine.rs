@@ -504,7 +504,10 @@ fn cl_next_sending_rate_interval_starts_just_after_an_order_unless_the_ingress_w
     assert_eq!(f.terminations[0], g.terminations[0]);
     let a1 = g.terminations[0].amount_bps as f64;
     // No wait: the next order one interval (100 ms) plus under 1 ms after the first.
-    assert!(tf.len() >= 2 && tf[1] - tf[0] > 0.1 && tf[1] - tf[0] < 0.101, "{tf:?}");
+    assert!(
+        tf.len() >= 2 && tf[1] - tf[0] > 0.1 && tf[1] - tf[0] < 0.101,
+        "{tf:?}"
+    );
     assert!((f.terminations[1].amount_bps as f64 / (a1 / 4.0) - 1.0).abs() < 0.2);
     // Wait: any later order comes at least two intervals later and the victims' packets add
     // nothing (later orders under A/20, against A/4).
