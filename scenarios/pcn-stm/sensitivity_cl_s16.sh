@@ -67,6 +67,8 @@ ingress_wait = after-order|s/^ingress_wait = "none"/ingress_wait = "after-order"
 ingress_wait = after-order, discard_terminated = false|s/^ingress_wait = "none"/ingress_wait = "after-order"/;s/^discard_terminated = true/discard_terminated = false/
 error1 = 0.05 (gate only)|s/^error1 = 0.0/error1 = 0.05/
 error1 = 0.05 (gate only), discard_terminated = false|s/^error1 = 0.0/error1 = 0.05/;s/^discard_terminated = true/discard_terminated = false/
+round_start = next-report (STM only: next S from the next report)|s/^round_start = "back-to-back"/round_start = "next-report"/
+round_start = next-report, discard_terminated = false|s/^round_start = "back-to-back"/round_start = "next-report"/;s/^discard_terminated = true/discard_terminated = false/
 VARIANTS
 echo
 echo "published C.1 OT %, STM / CL: CBR 3.260 / 0.531 (1.25), 3.461 / 12.441 (2.0);"
