@@ -175,6 +175,28 @@ fn cases() -> Vec<Case> {
             "pcn.cl.victims",
             "\"upper-limit\"",
         ),
+        (
+            "unknown ingress wait",
+            with(
+                "ot_to = \"2s\"",
+                "ot_to = \"2s\"\n[pcn.cl]\nedge = \"cl-phb-03\"\ningress_wait = \"200ms\"",
+            ),
+            ErrorKind::BadValue,
+            18,
+            "pcn.cl.ingress_wait",
+            "\"after-order\"",
+        ),
+        (
+            "cl-phb-03 ingress wait with the RFC 6661 edge",
+            with(
+                "ot_to = \"2s\"",
+                "ot_to = \"2s\"\n[pcn.cl]\ningress_wait = \"after-order\"",
+            ),
+            ErrorKind::Relation,
+            17,
+            "pcn.cl.ingress_wait",
+            "option of edge = \"cl-phb-03\"",
+        ),
     ]
 }
 

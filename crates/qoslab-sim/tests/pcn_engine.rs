@@ -482,6 +482,42 @@ fn cl_counts_in_flight_packets_of_terminated_flows_only_when_they_are_not_discar
 }
 
 #[test]
+fn cl_next_sending_rate_interval_starts_just_after_an_order_unless_the_ingress_waits() {
+    // RESULTS.md "Session 16 (s16-cl)": cl-phb-03 §10.4.1's ingress starts a sending-rate
+    // interval on each report received while idle; the egress's intervals follow each other
+    // under overload, so the report after an order arrives microseconds after it and the next
+    // interval starts then (d ≈ 0). With the victims' randomized packets forwarded
+    // (`discard_terminated = false`) that interval counts A × E[(U − d)+] / 100 ms = A/4 of
+    // them (U ~ U(0, 50 ms)). With `ingress_wait = "after-order"` (RFC 6661 §3.3.2's spacing)
+    // that report is ignored, the next interval starts at least one egress interval later
+    // (d ≥ 50 ms: E[(U − d)+] = 0) and the victims' packets add nothing.
+    let fwd = "[pcn.edge]\ndiscard_terminated = false\n";
+    let none = format!("{CL_PHB_03}ingress_wait = \"none\"\n{fwd}");
+    let wait = format!("{CL_PHB_03}ingress_wait = \"after-order\"\n{fwd}");
+    let f = run(&term_with("cl", 4000, &none), 1).unwrap();
+    let g = run(&term_with("cl", 4000, &wait), 1).unwrap();
+    let ot = |r: &PcnResult| r.links[0].over_termination.as_ref().unwrap().ot_pct;
+    let times = |r: &PcnResult| r.terminations.iter().map(|t| t.t_s).collect::<Vec<_>>();
+    let (tf, tg) = (times(&f), times(&g));
+    eprintln!("orders at {tf:?} (OT {}) vs {tg:?} (OT {})", ot(&f), ot(&g));
+    // Same first order (the runs are identical until then).
+    assert_eq!(f.terminations[0], g.terminations[0]);
+    let a1 = g.terminations[0].amount_bps as f64;
+    // No wait: the next order one interval (100 ms) plus under 1 ms after the first.
+    assert!(
+        tf.len() >= 2 && tf[1] - tf[0] > 0.1 && tf[1] - tf[0] < 0.101,
+        "{tf:?}"
+    );
+    assert!((f.terminations[1].amount_bps as f64 / (a1 / 4.0) - 1.0).abs() < 0.2);
+    // Wait: any later order comes at least two intervals later and the victims' packets add
+    // nothing (later orders under A/20, against A/4).
+    assert!(tg.len() < 2 || tg[1] - tg[0] >= 0.2, "{tg:?}");
+    let later: u64 = g.terminations[1..].iter().map(|t| t.amount_bps).sum();
+    assert!((later as f64) < a1 / 20.0, "later orders {later} bit/s");
+    assert!(ot(&f) > 20.0 && ot(&g) < 3.0);
+}
+
+#[test]
 fn fairness_ratio_grows_with_time_and_bottlenecks_and_stm_is_close_to_cl() {
     // Map §6 (B.8, §11.6): the short-haul / long-haul throughput ratio on the first link,
     // "the average throughput ... during the simulation time" (over [0, t]), grows with time

@@ -58,6 +58,22 @@
 //!   interval, but its SAR replaces the earlier one: the amount is decided at the end of the
 //!   interval with the latest "sustainable rate estimate from the egress". (With the draft's
 //!   1 ms one-way delays this only matters when a report and the interval's end coincide.)
+//! - When the next interval starts, relative to an order: the egress's intervals follow each
+//!   other while pre-emption-marked packets keep arriving, and the ingress's interval has the
+//!   same length, so the report of the egress interval after the one that caused an order
+//!   arrives δ after the order (δ: from the end of that egress interval to the next marked
+//!   packet, microseconds under overload), whatever the one-way delay. The next sending-rate
+//!   interval therefore starts δ after the order.
+//! - Option ([`ClPhbIngressParams::wait_after_order`], off by default): RFC 6661 §3.3.2's
+//!   RECOMMENDED spacing ("enough time elapses between successive termination events to
+//!   allow the effects of previous termination events to be reflected in the measurements";
+//!   RFC 6661 postdates the draft and cites it for this), also draft-briscoe-tsvwg-cl-
+//!   architecture-04 §5.6 (an option for slowed pre-emption: "the ingress gateway knows when
+//!   measurements should reflect that it has pre-empted flows"). With it, a report whose SAR
+//!   interval began before the last order + the one-way delay is ignored (neither starts an
+//!   interval nor updates SAR), the rule [`super::cl_edge::ClIngress`] applies to RFC 6661's
+//!   periods. The next interval then starts one egress interval later (about 100 ms after
+//!   the order), as in zhang-02 Fig. 4.4 read as session 7 read it.
 //!
 //! Victim selection is the engine's (cl-phb-03 §10.4.3: "The exact algorithm for selecting
 //! which flows to pre-empt ... is subject of further study").
@@ -201,6 +217,10 @@ pub struct ClPhbIngressParams {
     pub error1_ppm: u32,
     /// Error2 as a fraction of SAR, ppm: pre-empt down to SAR·(1 − Error2).
     pub error2_ppm: u32,
+    /// None (cl-phb-03 §10.4.1: no wait, the default) or the one-way delay of RFC 6661
+    /// §3.3.2's RECOMMENDED spacing: after an order at T, a report whose SAR interval began
+    /// before T + this delay is ignored (module docs).
+    pub wait_after_order: Option<Duration>,
 }
 
 impl ClPhbIngressParams {
@@ -210,6 +230,7 @@ impl ClPhbIngressParams {
             interval: Duration::from_millis(100),
             error1_ppm: 0,
             error2_ppm: 0,
+            wait_after_order: None,
         }
     }
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -235,6 +256,9 @@ pub struct ClPhbIngress {
     sar_bps: u64,
     pending: Option<(Time, Terminate)>,
     reports_during_interval: u64,
+    /// Time of the last order (for `wait_after_order`).
+    last_order: Option<Time>,
+    reports_ignored_after_order: u64,
 }
 
 impl ClPhbIngress {
@@ -246,6 +270,8 @@ impl ClPhbIngress {
             sar_bps: 0,
             pending: None,
             reports_during_interval: 0,
+            last_order: None,
+            reports_ignored_after_order: 0,
         })
     }
     /// Measuring the sending rate.
@@ -255,6 +281,10 @@ impl ClPhbIngress {
     /// Reports that arrived while an interval was running (they only update SAR).
     pub fn reports_during_interval(&self) -> u64 {
         self.reports_during_interval
+    }
+    /// Reports ignored because their SAR interval began before the last order + the wait.
+    pub fn reports_ignored_after_order(&self) -> u64 {
+        self.reports_ignored_after_order
     }
 
     fn advance(&mut self, now: Time) {
@@ -276,6 +306,7 @@ impl ClPhbIngress {
         }
         // "the ingress pre-empted enough flows to reduce its sending rate to SAR - Error2".
         let target = sar - ppm(self.params.error2_ppm);
+        self.last_order = Some(end);
         self.pending = Some((
             end,
             Terminate {
@@ -289,6 +320,13 @@ impl ClPhbIngress {
     /// A SAR report from the egress.
     pub fn on_report(&mut self, now: Time, r: ClReport) {
         self.advance(now);
+        if let (Some(w), Some(t)) = (self.params.wait_after_order, self.last_order) {
+            if r.period_start < t + w {
+                // RFC 6661 §3.3.2 spacing (option): measured before the order took effect.
+                self.reports_ignored_after_order += 1;
+                return;
+            }
+        }
         self.sar_bps = r.sar_bps();
         if self.window.is_some() {
             // "(unless it is already in a measurement interval)"; [G] SAR is the latest.
@@ -434,6 +472,54 @@ mod tests {
         }
         let t = i.poll(ms(100)).unwrap();
         assert_eq!((t.rate_bps, t.min_report_bps), (400_000, 600_000));
+    }
+
+    /// Option `wait_after_order` (RFC 6661 §3.3.2 spacing, off by default): after an order at
+    /// T, a report whose SAR interval began before T + the one-way delay neither starts an
+    /// interval nor updates SAR; one that began at T + delay or later does. Without the
+    /// option the same report starts the next interval at once (previous test).
+    #[test]
+    fn wait_after_order_ignores_reports_measured_before_the_order_took_effect() {
+        let p = ClPhbIngressParams {
+            wait_after_order: Some(Duration::from_millis(1)),
+            ..ClPhbIngressParams::draft_defaults()
+        };
+        let mut i = ClPhbIngress::new(p).unwrap();
+        i.on_report(ms(101), rep(700_000, 0));
+        for k in 0..100 {
+            i.on_send(ms(101 + k), 1000);
+        }
+        // The order, at T = 201 ms.
+        assert_eq!(i.poll(ms(201)).unwrap().rate_bps, 300_000);
+        // The egress interval that ran while the order was decided: ignored.
+        i.on_report(ms(202), rep(500_000, 101));
+        assert!(!i.measuring());
+        assert_eq!(i.next_wakeup(), None);
+        // Began 1 ns before T + 1 ms: still ignored.
+        let just_before = ClReport {
+            period_start: Time::from_nanos(202_000_000 - 1),
+            ..rep(500_000, 0)
+        };
+        i.on_report(ms(302), just_before);
+        assert!(!i.measuring());
+        assert_eq!(i.reports_ignored_after_order(), 2);
+        // Began at T + 1 ms: starts the next interval, with its own SAR.
+        i.on_report(ms(303), rep(650_000, 202));
+        assert!(i.measuring());
+        for k in 0..100 {
+            i.on_send(ms(303 + k), 700);
+        }
+        assert_eq!(i.poll(ms(403)).unwrap().rate_bps, 50_000);
+        // Without the wait the first of those reports starts an interval at once.
+        let mut j = ClPhbIngress::new(ClPhbIngressParams::draft_defaults()).unwrap();
+        j.on_report(ms(101), rep(700_000, 0));
+        for k in 0..100 {
+            j.on_send(ms(101 + k), 1000);
+        }
+        assert!(j.poll(ms(201)).is_some());
+        j.on_report(ms(202), rep(500_000, 101));
+        assert!(j.measuring());
+        assert_eq!(j.reports_ignored_after_order(), 0);
     }
 
     /// cl-phb-03 §10.4.1 error factors: no pre-emption unless S > SAR·(1 + Error1); then down

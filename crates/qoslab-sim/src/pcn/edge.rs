@@ -152,6 +152,7 @@ impl Ingress {
                     interval: spec.cl.send_window,
                     error1_ppm: (spec.cl.error1 * 1e6).round() as u32,
                     error2_ppm: (spec.cl.error2 * 1e6).round() as u32,
+                    wait_after_order: (spec.cl.ingress_wait == "after-order").then_some(one_way),
                 })
                 .map_err(|x| format!("CL ingress: {x}"))?,
             ),

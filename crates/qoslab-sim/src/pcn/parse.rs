@@ -342,6 +342,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
             "error1",
             "error2",
             "victims",
+            "ingress_wait",
         ],
     )?;
     let t = t.as_ref();
@@ -365,6 +366,7 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         error1: num_or(t, "error1", 0.0)?,
         error2: num_or(t, "error2", 0.0)?,
         victims: choice_or(t, "victims", &["ceil-mean", "upper-limit"], "ceil-mean")?.to_string(),
+        ingress_wait: choice_or(t, "ingress_wait", &["none", "after-order"], "none")?.to_string(),
     };
     // cl-phb-03 §10.4.1: "Both Error1 and Error2 in all simulations were in the range of
     // 2-5%"; a fraction of SAR in [0, 1).
@@ -380,6 +382,12 @@ fn read(p: &Tbl<'_>, file: &str) -> Res<PcnSpec> {
         return Err(field(t, k).expect("non-default").err(
             ErrorKind::Relation,
             "error1/error2 are cl-phb-03 §10.4.1's error factors: they need edge = \"cl-phb-03\"",
+        ));
+    }
+    if cl.edge != "cl-phb-03" && cl.ingress_wait != "none" {
+        return Err(field(t, "ingress_wait").expect("non-default").err(
+            ErrorKind::Relation,
+            "ingress_wait is an option of edge = \"cl-phb-03\" (the RFC 6661 edge always waits, §3.3.2)",
         ));
     }
     // vq_min = vq_max is RFC 5670 §2.3's step threshold-meter.

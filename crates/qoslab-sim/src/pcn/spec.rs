@@ -145,6 +145,11 @@ pub struct ClSpec {
     /// the rule STM uses too [G map §5.12]) or `upper-limit` (RFC 6661 §3.3.2 MAY: random
     /// flows whose upper rate limits, the peak rates, sum to at most the amount).
     pub victims: String,
+    /// With `edge = "cl-phb-03"`: `none` (cl-phb-03 §10.4.1: every report received while idle
+    /// starts the next sending-rate interval at once) or `after-order` (RFC 6661 §3.3.2's
+    /// RECOMMENDED spacing: reports of SAR intervals begun before the last order + the one-way
+    /// delay are ignored; `qoslab_algo::pcn::cl_phb_edge`). The RFC 6661 edge always waits.
+    pub ingress_wait: String,
 }
 
 /// Edge behaviour (§3.2, §3.3, §10.4, §11.1).
