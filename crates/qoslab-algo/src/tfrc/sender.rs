@@ -115,8 +115,10 @@
 //!   option [`Ns2Compat::init_rate_300`].
 //! - **Oscillation prevention** (`ca_ 1`, ns-2's default): RFC 5348 §4.5 as above
 //!   (`update_rtt()`: `sqrtrtt_` is the EWMA of sqrt(R_sample) seeded with the first
-//!   sample's root, `rttcur_` the latest raw sample, the same `now - timestamp_echo -
-//!   timestamp_offset` as our R_sample; `nextpkt()`: interval `size_/(rate_·sqrtrtt_ /
+//!   sample's root, `rttcur_` the latest raw sample, `now - (timestamp_echo +
+//!   timestamp_offset)` as our R_sample but in double seconds of the absolute clock, so at a
+//!   constant RTT it varies by the clock's rounding and the factor is not exactly 1: option
+//!   [`Ns2Compat::double_clock_rtt_sample`], session 16; `nextpkt()`: interval `size_/(rate_·sqrtrtt_ /
 //!   sqrt(rttcur_))`, then TFRC-SP's Min Interval, no other clamp; factor 1 before the first
 //!   feedback), with q2 = `df_` = 0.95, which the RFC allows ("q2 should be set similarly to
 //!   q"): [`SenderParams::with_oscillation_prevention`]`(0.95)`. In slow start with
