@@ -316,6 +316,7 @@ impl Simulator {
                 limit,
                 loss: l.loss.clone(),
                 loss_marks_ect: l.loss_marks_ect,
+                loss_at_entry: l.loss_at_entry,
                 aqm_rng: Rng::stream(seed, &format!("queue/{}", l.name)),
                 // One loss stream per flow, named by link and flow (flow ids: the scenario's
                 // flows, then its web pools, as below).
