@@ -22,10 +22,13 @@ binade of the clock, and the factor's sign follows.
                          (RS / TX lines) to OUT; prints the ns2_compat TFRC groups' send rates.
                          --ca adds oscillation_prevention = true, oscillation_q2 = 0.95 (ns-2's
                          `ca_ 1`) to the ns2_compat TFRC flows; S16CA_O26=1 in the environment
-                         turns option 26 on in that binary
+                         turns option 26 on in that binary; --entry: the loss at the link's entry
+                         (`at = "entry"`, ns-2's `$ns lossmodel`)
   ours TRACE...          the factor at each feedback and the samples above the base, from `run`'s
                          traces, ns2_compat TFRC flows (sp14: 46-B packets, std14: 14 B)
   pairs --ours T.. --ns2 T..   two packets of one flow within 1 us, per 100 packets
+  ns2echo TRACE...       ns-2.35 (the SR / SP lines): standard 14 B pairs of packets under 368 ns apart,
+                         whether the second arrived and how many reports echo it
   bumps --ours T.. --ns2 T..   samples above the base RTT: the echoed packet the second of the
                          flow's own pair (another of its packets within 1 us before it) or not
                          (ours: the echoed send time; ns-2: now - sample, report at arrival)
@@ -229,14 +232,48 @@ def bumps(our_files, ns2_files):
             print(f"| {side} | {g} | {res[(side, g, True)]} | {res[(side, g, False)]} |")
 
 
-def run(exe, b, seed, out, ca, only):
+def ns2echo(files):
+    res = collections.Counter()
+    for fn in files:
+        ca, sink_fid, sr, sp = (collections.defaultdict(list), {}, collections.defaultdict(list),
+                                collections.defaultdict(list))
+        for ln in open(fn):
+            w = ln.split()
+            if not w:
+                continue
+            if w[0] == "CA":
+                ca[int(w[3])].append(float(w[1]))
+            elif w[0] == "SR":
+                sink_fid[w[3]] = int(w[5])
+                sr[int(w[5])].append(round(float(w[15]) * 1e12))
+            elif w[0] == "SP":
+                sp[w[3]].append(round(float(w[5]) * 1e12))
+        echoes = collections.defaultdict(collections.Counter)
+        for k, v in sp.items():
+            echoes[sink_fid.get(k, -1)].update(v)
+        for fid, sends in ca.items():
+            if fid <= 80:
+                continue
+            arrived = collections.Counter(sr[fid])
+            for a, b in zip(sends, sends[1:]):
+                if 0 < b - a < 368e-9:
+                    kb = round(b * 1e12)
+                    res[("second arrived" if arrived[kb] else "second lost", echoes[fid][kb])] += 1
+    print("| std14 pairs 0 < gap < 368 ns | reports echoing the second | pairs |")
+    print("|---|---|---|")
+    for (k, n), c in sorted(res.items()):
+        print(f"| {k} | {n} | {c} |")
+
+
+def run(exe, b, seed, out, ca, only, entry=False):
     sys.path.insert(0, os.path.dirname(HERE))
     from rfc4828_b1_tfrc import with_backlog
     sc = with_backlog(open(os.path.join(ROOT, "scenarios", "rfc4828", "b2-byte-drop.toml")).read())
     old = "loss = { byte = 0.0001, ecn = true }"
     if old not in sc:
         raise SystemExit("b2-byte-drop.toml's @loss line changed")
-    sc = sc.replace(old, f"loss = {{ byte = {b}, ecn = true }}", 1)
+    at = ', at = "entry"' if entry else ""
+    sc = sc.replace(old, f"loss = {{ byte = {b}, ecn = true{at} }}", 1)
     blocks = []
     for bl in re.split(r"(?m)^(?=\[\[)", sc):
         m = re.search(r'(?m)^name = "(\w+?)_\{i\}"', bl)
@@ -276,13 +313,15 @@ def main():
     elif cmd == "pairs":
         i = rest.index("--ns2")
         pairs(rest[rest.index("--ours") + 1:i], rest[i + 1:])
+    elif cmd == "ns2echo":
+        ns2echo(sorted(set(sum((glob.glob(x) for x in rest), []))))
     elif cmd == "bumps":
         i = rest.index("--ns2")
         bumps(rest[rest.index("--ours") + 1:i], rest[i + 1:])
     elif cmd == "run":
         flags = [x for x in rest if x.startswith("--")]
         pos = [x for x in rest if not x.startswith("--")]
-        run(pos[0], pos[1], pos[2], pos[3], "--ca" in flags, "--only-ns2-set" in flags)
+        run(pos[0], pos[1], pos[2], pos[3], "--ca" in flags, "--only-ns2-set" in flags, "--entry" in flags)
     else:
         raise SystemExit(__doc__)
 
