@@ -281,7 +281,10 @@
 //!     the base RTT as a later departure. It reproduces the sign of ns-2's small factor
 //!     (B.2 b = 0.02, standard 14 B with the factor on: below 1 at 31 % of feedbacks, above
 //!     at 0.1 %; ns-2.35 65 % / 0.3 %) but not how often a queueing bump sets it above 1
-//!     (samples above the base: ours 4.2 %, ns-2.35 1.1 %), and it does not bring the cells
+//!     (samples above the base: ours 4.2 %, ns-2.35 1.1 %: the B.1 / B.2 scripts' `$ns
+//!     lossmodel` drops before the queue, ours when the packet is on the wire; with the
+//!     engine's `at = "entry"` 1.14 % and standard 14 B's factor is ns-2's, TFRC-SP's is
+//!     not), and it does not bring the cells
 //!     closer (finding 54, session 16: B.2 TFRC-SP 14 B −7.7 → −9.7 % at b = 0.02 over 100
 //!     seeds; with RFC 5348 §4.5 on as `ca_ 1`, −3.9 %, but standard 14 B +11.5 %), so it is
 //!     off in [`Ns2Compat::ns2`]. Option: [`Ns2Compat::double_clock_rtt_sample`] (sender;
