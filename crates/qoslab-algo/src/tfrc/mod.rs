@@ -40,7 +40,7 @@ pub mod sender;
 
 pub use equation::{ShortIntervalRule, SmallPacketParams};
 pub use loss_history::{LossHistory, LossHistoryParams, LossTimeBase};
-pub use ns2::{Ns2Compat, Ns2Rto};
+pub use ns2::{Ns2Compat, Ns2PathDelays, Ns2Rto};
 pub use receiver::{Receiver, ReceiverParams, ReceiverStats};
 pub use response::{response_tables, ResponseRow, ResponseTable};
 pub use sender::{InitialRate, Sender, SenderParams, SenderStats, OSCILLATION_Q2};

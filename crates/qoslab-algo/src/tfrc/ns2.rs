@@ -258,6 +258,38 @@
 //!     548 traced ones, later at 19), nor its drift with the clock's magnitude.
 //!     Option: [`Ns2Compat::double_clock_ties`] (sender; session 15, finding 54).
 //!
+//! 26. **The RTT sample in double seconds of the absolute clock** (`tcp/tfrc.cc` `recv()`:
+//!     `ts = timestamp_echo + timestamp_offset`, `update_rtt(ts, now)`: `rttcur_ = now -
+//!     ts`, `rtt_` and `sqrtrtt_` filtered with `df_`; `link/delay.cc`: each link schedules
+//!     the arrival `txt + delay_` after the clock): a sample is `((ts + d1) + d2) - ts` (with
+//!     a receiver delay, `((ts + d1) + off) + d2 - (ts + off)`), every addition rounded at
+//!     the clock's magnitude, so at a constant RTT it is not constant but one value per
+//!     binade of the clock (B.1 / B.2 path, 46-B data, 40-B feedback: 0.240000688 s
+//!     −1.5·10⁻¹⁶ below 16 s, −1.5·10⁻¹⁵ over [16, 32) s, +2.1·10⁻¹⁵ over [32, 64) s,
+//!     +9.2·10⁻¹⁵ over [64, 256) s, −4.8·10⁻¹⁴ over [256, 512) s). `ca_ 1`'s factor
+//!     `sqrtrtt_/sqrt(rttcur_)` (RFC 5348 §4.5's, the same formula as ours, q2 = `df_`) is
+//!     then below 1 by about 10⁻¹⁴ for hundreds of feedbacks after each binade where the
+//!     value rises and above 1 where it falls, besides the 10⁻¹⁰..10⁻⁷ it carries after a
+//!     sample lengthened by queueing (+320..368 ns at 1 Gb/s); at a packet due at a
+//!     nofeedback expiry its sign decides which goes first (ns-2.35, B.2 b = 0.02, 10 seeds:
+//!     packet first 466 times with the factor above 1, 10 below, 151 at exactly 1 (before
+//!     the first feedback); expiry first 157 / 800 / 248).
+//!     Ours in integer nanoseconds has the factor exactly 1 without queueing. The sender
+//!     takes the path's `txt + delay_` per link from the engine ([`Ns2PathDelays`],
+//!     [`Sender::set_ns2_path`](super::Sender::set_ns2_path); without it the doubles nearest
+//!     the nanoseconds, which do not give ns-2's per-binade values) and the queueing above
+//!     the base RTT as a later departure. It reproduces the sign of ns-2's small factor
+//!     (B.2 b = 0.02, standard 14 B with the factor on: below 1 at 31 % of feedbacks, above
+//!     at 0.1 %; ns-2.35 65 % / 0.3 %) but not how often a queueing bump sets it above 1
+//!     (samples above the base: ours 4.2 %, ns-2.35 1.1 %: the B.1 / B.2 scripts' `$ns
+//!     lossmodel` drops before the queue, ours when the packet is on the wire; with the
+//!     engine's `at = "entry"` 1.14 % and standard 14 B's factor is ns-2's, TFRC-SP's is
+//!     not), and it does not bring the cells
+//!     closer (finding 54, session 16: B.2 TFRC-SP 14 B −7.7 → −9.7 % at b = 0.02 over 100
+//!     seeds; with RFC 5348 §4.5 on as `ca_ 1`, −3.9 %, but standard 14 B +11.5 %), so it is
+//!     off in [`Ns2Compat::ns2`]. Option: [`Ns2Compat::double_clock_rtt_sample`] (sender;
+//!     session 16, finding 54).
+//!
 //! 22 and 23 act together, on flows whose first loss is revealed by a packet sent before the
 //! first feedback; with 10's packet at every expiry (also before the first feedback, where
 //! ns-2's timer of 2·s/X = 93 ms for 14-B packets at 300 B/s expires before a feedback can
@@ -508,6 +540,17 @@ pub struct Ns2Compat {
     /// [`Sender::poll_transmit`](super::Sender::poll_transmit)) and deadlines as integer
     /// sums. RFC 5348 §4.4 does not order them.
     pub double_clock_ties: bool,
+    /// Sender: the RTT sample in double seconds of the absolute clock, as ns-2 computes it
+    /// (module docs, 26; `tcp/tfrc.cc` `recv()`: `ts = timestamp_echo + timestamp_offset`,
+    /// `update_rtt(ts, now)`: `now - ts`): the double of the echoed packet's send instant
+    /// (its send timer's double with [`Ns2Compat::double_clock_ties`], else the double
+    /// nearest its nanosecond) plus the receiver's delay, subtracted from the double nearest
+    /// the feedback's nanosecond. The sample then carries the clock's rounding (about 10⁻¹⁴
+    /// s at 64–128 s of clock, doubling with each binade), and so do R, `R_sqmean` and RFC
+    /// 5348 §4.5's factor `R_sqmean/sqrt(R_sample)`, whose sign decides the order of a
+    /// packet and a nofeedback expiry due at one instant. Off (RFC 5348 §4.3): `(t_now −
+    /// t_recvdata) − t_delay` in exact integer nanoseconds.
+    pub double_clock_rtt_sample: bool,
 }
 
 impl Ns2Compat {
@@ -538,6 +581,7 @@ impl Ns2Compat {
         report_timer_armed_by_report: false,
         first_seed_by_b_to_p: false,
         double_clock_ties: false,
+        double_clock_rtt_sample: false,
     };
     /// ns-2's default behaviour for all of them.
     pub fn ns2() -> Self {
@@ -567,7 +611,74 @@ impl Ns2Compat {
             report_timer_armed_by_report: true,
             first_seed_by_b_to_p: true,
             double_clock_ties: true,
+            // Off: measured, it moves the B.1 / B.2 cells away from ns-2.35 (module docs, 26).
+            double_clock_rtt_sample: false,
         }
+    }
+}
+
+/// How many links a path of [`Ns2PathDelays`] may have in each direction.
+pub const NS2_PATH_HOPS: usize = 4;
+
+/// A flow's path as ns-2's links delay a packet, for [`Ns2Compat::double_clock_rtt_sample`]:
+/// per link `txt + delay_` in double seconds (`link/delay.cc` `LinkDelay::recv()` schedules
+/// the arrival `txt + delay_` after the clock, `txt = 8.*size/bandwidth_`), for the data
+/// packet (forward) and the feedback (reverse), and the engine's integer base RTT (the same
+/// links' delays and transmission times in nanoseconds) against which queueing is measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ns2PathDelays {
+    fwd: [f64; NS2_PATH_HOPS],
+    n_fwd: usize,
+    rev: [f64; NS2_PATH_HOPS],
+    n_rev: usize,
+    base: crate::Duration,
+}
+
+impl Ns2PathDelays {
+    /// `None` when a direction is empty or has more than [`NS2_PATH_HOPS`] links, or a
+    /// delay is not finite and positive (the option then falls back to the double nearest
+    /// each nanosecond).
+    pub fn new(fwd: &[f64], rev: &[f64], base: crate::Duration) -> Option<Self> {
+        let ok = |d: &[f64]| {
+            !d.is_empty() && d.len() <= NS2_PATH_HOPS && d.iter().all(|x| x.is_finite() && *x > 0.0)
+        };
+        if !ok(fwd) || !ok(rev) {
+            return None;
+        }
+        let mut p = Ns2PathDelays {
+            fwd: [0.0; NS2_PATH_HOPS],
+            n_fwd: fwd.len(),
+            rev: [0.0; NS2_PATH_HOPS],
+            n_rev: rev.len(),
+            base,
+        };
+        p.fwd[..fwd.len()].copy_from_slice(fwd);
+        p.rev[..rev.len()].copy_from_slice(rev);
+        Some(p)
+    }
+
+    /// The engine's base RTT of the path (integer nanoseconds).
+    pub fn base(&self) -> crate::Duration {
+        self.base
+    }
+
+    /// ns-2's RTT sample (`tcp/tfrc.cc` `recv()`: `now - (timestamp_echo +
+    /// timestamp_offset)`) for a packet sent at the double `ts` whose sample exceeds the base
+    /// RTT by `queued` seconds (taken as a later departure) and a receiver delay `offset`:
+    /// the data packet departs at `ts + queued` and gains each forward link's delay in turn,
+    /// the report leaves `offset` after its arrival and gains each reverse link's delay, and
+    /// `ts + offset` is subtracted — every step an IEEE addition at the magnitude of the
+    /// absolute clock, as in ns-2.
+    pub fn rtt_sample(&self, ts: f64, queued: f64, offset: f64) -> f64 {
+        let mut t = ts + queued;
+        for d in &self.fwd[..self.n_fwd] {
+            t += d;
+        }
+        t += offset;
+        for d in &self.rev[..self.n_rev] {
+            t += d;
+        }
+        t - (ts + offset)
     }
 }
 
@@ -733,6 +844,38 @@ mod tests {
     }
 
     #[test]
+    fn ns2_path_delays_add_in_clock_order_and_reject_bad_paths() {
+        let (d1, d2) = (8.0 * 46.0 / 1e9 + 0.12, 8.0 * 40.0 / 1e9 + 0.12);
+        let base = crate::Duration(240_000_688);
+        let p = Ns2PathDelays::new(&[d1], &[d2], base).unwrap();
+        assert_eq!(p.base(), base);
+        // The sample's rounding is a constant per binade of the clock (ulp 2^-46 s at
+        // 64..128 s): ((ts + d1) + d2) - ts.
+        assert_eq!(p.rtt_sample(1.0, 0.0, 0.0), 0.24000068799999985);
+        assert_eq!(p.rtt_sample(20.0, 0.0, 0.0), 0.24000068799999852);
+        assert_eq!(p.rtt_sample(40.0, 0.0, 0.0), 0.24000068800000207);
+        assert_eq!(p.rtt_sample(70.0, 0.0, 0.0), 0.24000068800000918);
+        assert_eq!(p.rtt_sample(100.0, 0.0, 0.0), 0.24000068800000918);
+        assert_eq!(p.rtt_sample(300.0, 0.0, 0.0), 0.24000068799995233);
+        // Queueing (a departure 368 ns late) and a receiver delay (report 0.1 s after the
+        // arrival): ((((ts + q) + d1) + off) + d2) - (ts + off).
+        let want = ((((70.0 + 368e-9) + d1) + 0.1) + d2) - (70.0 + 0.1);
+        assert_eq!(p.rtt_sample(70.0, 368e-9, 0.1), want);
+        assert!((want - 0.240001056).abs() < 1e-13);
+        // Two links each way: added one after the other.
+        let p2 = Ns2PathDelays::new(&[0.01, 0.02], &[0.02, 0.01], base).unwrap();
+        assert_eq!(
+            p2.rtt_sample(3.0, 0.0, 0.0),
+            (((3.0 + 0.01) + 0.02) + 0.02 + 0.01) - 3.0
+        );
+        let five = [0.01; NS2_PATH_HOPS + 1];
+        assert_eq!(Ns2PathDelays::new(&five, &[d2], base), None);
+        assert_eq!(Ns2PathDelays::new(&[], &[d2], base), None);
+        assert_eq!(Ns2PathDelays::new(&[d1], &[f64::NAN], base), None);
+        assert_eq!(Ns2PathDelays::new(&[0.0], &[d2], base), None);
+    }
+
+    #[test]
     fn presets() {
         assert_eq!(Ns2Compat::default(), Ns2Compat::RFC);
         let n = Ns2Compat::ns2();
@@ -743,6 +886,7 @@ mod tests {
         assert!(n.rtt_filter_df && !Ns2Compat::RFC.rtt_filter_df);
         assert!(n.report_timer_after_arrival && !Ns2Compat::RFC.report_timer_after_arrival);
         assert!(n.double_clock_ties && !Ns2Compat::RFC.double_clock_ties);
+        assert!(!n.double_clock_rtt_sample && !Ns2Compat::RFC.double_clock_rtt_sample);
         let r = Ns2Compat::RFC;
         assert!(!r.loss_at_first_later_packet && !r.sp_ns2_short_counting && !r.recv_limit_floor);
         assert!(!r.idle_report_after_arrival && !r.recv_limit_latest_report && !r.gradual_increase);

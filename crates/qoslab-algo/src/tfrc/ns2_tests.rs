@@ -632,6 +632,7 @@ fn tfrc_high_loss_probe() {
             "report_timer_armed_by_report" => ns2.report_timer_armed_by_report = false,
             "first_seed_by_b_to_p" => ns2.first_seed_by_b_to_p = false,
             "double_clock_ties" => ns2.double_clock_ties = false,
+            "double_clock_rtt_sample" => ns2.double_clock_rtt_sample = false,
             _ => panic!("TFRC_PROBE_OFF: unknown option {o}"),
         }
     }

@@ -115,8 +115,10 @@
 //!   option [`Ns2Compat::init_rate_300`].
 //! - **Oscillation prevention** (`ca_ 1`, ns-2's default): RFC 5348 §4.5 as above
 //!   (`update_rtt()`: `sqrtrtt_` is the EWMA of sqrt(R_sample) seeded with the first
-//!   sample's root, `rttcur_` the latest raw sample, the same `now - timestamp_echo -
-//!   timestamp_offset` as our R_sample; `nextpkt()`: interval `size_/(rate_·sqrtrtt_ /
+//!   sample's root, `rttcur_` the latest raw sample, `now - (timestamp_echo +
+//!   timestamp_offset)` as our R_sample but in double seconds of the absolute clock, so at a
+//!   constant RTT it varies by the clock's rounding and the factor is not exactly 1: option
+//!   [`Ns2Compat::double_clock_rtt_sample`], session 16; `nextpkt()`: interval `size_/(rate_·sqrtrtt_ /
 //!   sqrt(rttcur_))`, then TFRC-SP's Min Interval, no other clamp; factor 1 before the first
 //!   feedback), with q2 = `df_` = 0.95, which the RFC allows ("q2 should be set similarly to
 //!   q"): [`SenderParams::with_oscillation_prevention`]`(0.95)`. In slow start with
@@ -138,6 +140,7 @@
 //!   `voip_max_pkt_rate_` = 100 packets/s (10 ms, as here).
 
 use super::equation::{throughput, throughput_capped, throughput_general, DEFAULT_B, T_RTO_FACTOR};
+use super::ns2::Ns2PathDelays;
 use super::{DataPacket, Feedback, Ns2Compat, Ns2Rto, Variant};
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
@@ -352,6 +355,9 @@ pub struct Sender {
     sh_nf_order: u64,
     sh_orders: u64,
     nf_deferred: bool,
+    /// ns-2 option [`Ns2Compat::double_clock_rtt_sample`]: the path's delays as ns-2's links
+    /// add them ([`Sender::set_ns2_path`]).
+    ns2_path: Option<Ns2PathDelays>,
 }
 
 /// ns-2 `tcp/tfrc.h` `SMALLFLOAT`: the ramp of [`Ns2Compat::slow_start_ramp`] runs while it is
@@ -451,7 +457,15 @@ impl Sender {
             sh_nf_order: 1,
             sh_orders: 2,
             nf_deferred: false,
+            ns2_path: None,
         }
+    }
+
+    /// ns-2 option [`Ns2Compat::double_clock_rtt_sample`]: the path's delays as ns-2's links
+    /// compute them (without it the option takes the doubles nearest the feedback's and the
+    /// echoed packet's nanoseconds).
+    pub fn set_ns2_path(&mut self, path: Ns2PathDelays) {
+        self.ns2_path = Some(path);
     }
 
     pub fn params(&self) -> &SenderParams {
@@ -468,6 +482,11 @@ impl Sender {
     /// with oscillation prevention, else X (bytes/s of the equation, like X).
     pub fn instantaneous_rate(&self) -> f64 {
         self.x * self.inst_factor
+    }
+    /// RFC 5348 §4.5: `X_inst / X = R_sqmean / sqrt(R_sample)` (exactly 1 without
+    /// oscillation prevention or before the first feedback).
+    pub fn oscillation_factor(&self) -> f64 {
+        self.inst_factor
     }
     /// Allowed data rate in bytes/s (TFRC-SP: `X·s_true/(s_true + H)`, RFC 4828 §3).
     pub fn allowed_data_rate(&self) -> f64 {
@@ -853,10 +872,26 @@ impl Sender {
         self.round += 1;
         self.urgent = false;
         // RFC 5348 §4.3 (1): R_sample = (t_now - t_recvdata) - t_delay
-        let r_sample = (now
-            .saturating_since(fb.t_recvdata)
-            .saturating_sub(fb.t_delay))
-        .as_secs_f64()
+        let r_sample = if self.params.ns2.double_clock_rtt_sample {
+            // ns-2 option: tcp/tfrc.cc recv() / update_rtt(): `now - (timestamp_echo +
+            // timestamp_offset)` in double seconds of the absolute clock.
+            let ts = secs(fb.t_recvdata);
+            let offset = fb.t_delay.as_secs_f64_exact();
+            match &self.ns2_path {
+                Some(path) => {
+                    let exact = now
+                        .saturating_since(fb.t_recvdata)
+                        .saturating_sub(fb.t_delay);
+                    let queued = exact.saturating_sub(path.base()).as_secs_f64_exact();
+                    path.rtt_sample(ts, queued, offset)
+                }
+                None => secs(now) - (ts + offset),
+            }
+        } else {
+            now.saturating_since(fb.t_recvdata)
+                .saturating_sub(fb.t_delay)
+                .as_secs_f64()
+        }
         .max(1e-6);
         let first = self.r.is_none();
         // RFC 5348 §4.3 (2): R = q*R + (1-q)*R_sample (ns-2 option: q = df_ = 0.95).
@@ -1524,6 +1559,41 @@ mod tests {
         let off = run(false, true);
         assert_eq!(off[2], (594_333_333, 2, 1), "{off:?}");
         assert!(off[3].0 > 594_333_333, "{off:?}");
+    }
+
+    #[test]
+    fn ns2_double_clock_rtt_sample_carries_the_clocks_rounding_into_the_factor() {
+        // RFC 4828 B.2's path in ns-2.35: one 1 Gb/s, 120 ms link each way, 46-B data and
+        // 40-B feedback: `txt + delay_` = 0.120000368 and 0.12000032 s.
+        let (d1, d2) = (8.0 * 46.0 / 1e9 + 0.12, 8.0 * 40.0 / 1e9 + 0.12);
+        assert_eq!((d1, d2), (0.120000368, 0.12000032));
+        // ns-2's samples `((ts + d1) + d2) - ts` for a packet sent at 1 s and at 70 s (the
+        // latter as traced in ns-2.35, B.2 b = 0.02 seed 1, TFRC fid 85 at 70.06 s).
+        let (c1, c70): (f64, f64) = (((1.0 + d1) + d2) - 1.0, ((70.0 + d1) + d2) - 70.0);
+        assert_eq!((c1, c70), (0.24000068799999985, 0.24000068800000918));
+        // §4.5 with q2 = 0.95: R_sqmean = 0.95·sqrt(c1) + 0.05·sqrt(c70), over sqrt(c70).
+        let want = (0.95 * c1.sqrt() + (1.0 - 0.95) * c70.sqrt()) / c70.sqrt();
+        assert_eq!(want, 0.9999999999999816);
+        let run = |on: bool| {
+            let ns2 = Ns2Compat {
+                double_clock_rtt_sample: on,
+                ..Ns2Compat::ns2()
+            };
+            let p = SenderParams::new(14, None, Variant::Standard, InitialRate::Rfc5348)
+                .unwrap()
+                .with_ns2(ns2)
+                .with_oscillation_prevention(0.95)
+                .unwrap();
+            let mut s = Sender::new(p, Time::ZERO);
+            s.set_ns2_path(Ns2PathDelays::new(&[d1], &[d2], Duration(240_000_688)).unwrap());
+            for sent_ms in [1_000, 70_000] {
+                s.on_feedback(Time(sent_ms * MS + 240_000_688), &fb(sent_ms, 300.0, 0.0));
+            }
+            s.oscillation_factor()
+        };
+        // Integer nanoseconds: both samples are 240 000 688 ns, the factor exactly 1.
+        assert_eq!(run(false), 1.0);
+        assert_eq!(run(true), want);
     }
 
     #[test]

@@ -10,6 +10,9 @@
 //! With `loss_marks_ect` the same draw marks an ECN-capable packet CE instead, and it is
 //! delivered (RFC 4828 App. B.1 "randomly drop or mark packets"); it is counted in the
 //! queue's `marks`, not as a loss.
+//! With `loss_at_entry` (`at = "entry"`, ns-2's `$ns lossmodel`: an error module at the
+//! link's head) the random loss is decided when the packet enters the link instead, before
+//! its queue: a lost packet neither queues nor occupies the link.
 //! A scripted drop list ([`LossSpec::DropList`], ns-2's `ErrorModel/List`) is decided
 //! earlier, when a packet enters the link, before its queue (`Link::listed_drop`): a listed
 //! packet neither queues nor occupies the link, as in ns-2; it is counted as a wire loss too.
@@ -62,6 +65,9 @@ pub struct Link {
     pub monitored: bool,
     /// The configured loss marks ECT packets CE instead of dropping them.
     pub loss_marks_ect: bool,
+    /// The configured random loss is decided at the link's entry, before the queue (ns-2's
+    /// `$ns lossmodel`), not when the packet starts serialising.
+    pub loss_at_entry: bool,
     pub loss: Option<LossSpec>,
     /// Serialisation times of the last two packet sizes seen (size, time; size 0 = empty):
     /// `Rate::tx_time` is a u128 division, and a link carries few distinct sizes (data and

@@ -458,7 +458,9 @@ impl<'a> Parser<'a> {
                     }
                 };
                 check_aqm("queue", &queue)?;
-                let loss = t.get("loss").map_or(Ok((None, false)), queue::loss)?;
+                let loss = t
+                    .get("loss")
+                    .map_or(Ok((None, false, false)), queue::loss)?;
                 let cond = t
                     .get("conditioner")
                     .map(|f| conditioner::conditioner(f, rate))
@@ -511,6 +513,7 @@ impl<'a> Parser<'a> {
                         queue,
                         loss: loss.0,
                         loss_marks_ect: loss.1,
+                        loss_at_entry: loss.2,
                         conditioner,
                     });
                 }

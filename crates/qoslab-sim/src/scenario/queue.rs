@@ -337,14 +337,39 @@ fn rio(t: &Tbl<'_>, limit: Limit) -> Res<QueueSpec> {
 }
 
 /// `loss = { packet = p }` or `{ byte = b }`, optionally with `ecn = true` (mark ECT
-/// packets instead of dropping them); a probability of zero means no loss (so a duplex link
-/// can switch loss off in one direction with `reverse_loss = { packet = 0 }`). Or
-/// `loss = { drop_list = [n, ...] }` (scripted drops, [`LossSpec::DropList`]). Returns the
-/// loss and the `ecn` flag.
-pub(crate) fn loss(f: Field<'_>) -> Res<(Option<LossSpec>, bool)> {
+/// packets instead of dropping them) and `at = "wire"` (default: decided when the packet
+/// starts serialising, a lost packet occupies the link) or `at = "entry"` (decided when it
+/// enters the link, before the queue: ns-2's `$ns lossmodel`, whose error module sits at the
+/// link's head); a probability of zero means no loss (so a duplex link can switch loss off
+/// in one direction with `reverse_loss = { packet = 0 }`). Or `loss = { drop_list = [n,
+/// ...] }` (scripted drops, [`LossSpec::DropList`], always at the entry). Returns the loss,
+/// the `ecn` flag and whether it is decided at the entry.
+pub(crate) fn loss(f: Field<'_>) -> Res<(Option<LossSpec>, bool, bool)> {
     let t = f.clone().table()?;
-    t.check_keys(&["packet", "byte", "drop_list", "ecn"], "a loss table")?;
+    t.check_keys(
+        &["packet", "byte", "drop_list", "ecn", "at"],
+        "a loss table",
+    )?;
     let ecn = t.get("ecn").map_or(Ok(false), Field::bool)?;
+    let at_entry = match t.get("at") {
+        None => false,
+        Some(af) => match af.clone().string()?.as_str() {
+            "wire" => false,
+            "entry" => true,
+            _ => {
+                return Err(af.err(
+                    ErrorKind::BadValue,
+                    "must be \"wire\" (when the packet starts serialising) or \"entry\" (before the queue, ns-2's `lossmodel`)",
+                ))
+            }
+        },
+    };
+    if at_entry && t.get("drop_list").is_some() {
+        return Err(t.req("at")?.err(
+            ErrorKind::Relation,
+            "a `drop_list` is always decided at the link's entry; leave out `at`",
+        ));
+    }
     let given: Vec<&str> = ["packet", "byte", "drop_list"]
         .into_iter()
         .filter(|k| t.get(k).is_some())
@@ -361,7 +386,7 @@ pub(crate) fn loss(f: Field<'_>) -> Res<(Option<LossSpec>, bool)> {
     let (key, make): (&str, fn(f64) -> LossSpec) = match given.first() {
         Some(&"packet") => ("packet", |p| LossSpec::Packet { p }),
         Some(&"byte") => ("byte", |b| LossSpec::Byte { b }),
-        Some(_) => return drop_list(&t, ecn),
+        Some(_) => return drop_list(&t, ecn).map(|(l, e)| (l, e, false)),
         None => {
             return Err(f.err(
                 ErrorKind::BadValue,
@@ -375,7 +400,7 @@ pub(crate) fn loss(f: Field<'_>) -> Res<(Option<LossSpec>, bool)> {
     if !(0.0..=1.0).contains(&p) {
         return Err(pf.err(ErrorKind::BadValue, "must be a probability in [0, 1]"));
     }
-    Ok((if p == 0.0 { None } else { Some(make(p)) }, ecn))
+    Ok((if p == 0.0 { None } else { Some(make(p)) }, ecn, at_entry))
 }
 
 /// `drop_list = [n, ...]`: packet positions from 0, strictly increasing (ns-2's

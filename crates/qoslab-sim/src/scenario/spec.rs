@@ -76,6 +76,11 @@ pub struct LinkSpec {
     /// The configured loss marks ECN-capable packets with CE instead of dropping them
     /// (`ecn = true` in the loss table); Not-ECT packets are still lost.
     pub loss_marks_ect: bool,
+    /// The configured random loss is decided when a packet enters the link, before its
+    /// queue (`at = "entry"`: ns-2's `$ns lossmodel`, an error module at the link's head), so
+    /// a lost packet does not occupy the link; default (`"wire"`): when it starts
+    /// serialising, a lost packet occupying the link.
+    pub loss_at_entry: bool,
     /// Ingress conditioning of packets entering this link (before its queue).
     pub conditioner: Option<ConditionerSpec>,
 }

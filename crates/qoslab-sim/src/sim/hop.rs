@@ -38,6 +38,17 @@ pub(super) fn enqueue(
         l.counters.wire_losses += 1;
         return Some(DropReason::Loss);
     }
+    if l.loss_at_entry && l.loss.is_some() && l.wire_loss(p.size, p.flow) {
+        // Configured loss before the queue (ns-2's `$ns lossmodel`): the packet never
+        // occupies the link.
+        if l.loss_marks_ect && p.ecn != IpEcn::NotEct {
+            p.ecn = IpEcn::Ce;
+            l.counters.marks[p.color.index()] += 1;
+        } else {
+            l.counters.wire_losses += 1;
+            return Some(DropReason::Loss);
+        }
+    }
     let view = p.view();
     l.counters.arrivals += 1;
     l.counters.arrival_bytes += view.size as u64;
@@ -114,7 +125,7 @@ pub(super) fn transmit(
         // (ns-2 starts RED's idle period when the link asks for a packet and finds none).
         l.aqm_departure(l.busy_until);
     }
-    if l.loss.is_some() && l.wire_loss(size, flow) {
+    if !l.loss_at_entry && l.loss.is_some() && l.wire_loss(size, flow) {
         if l.loss_marks_ect && p.ecn != IpEcn::NotEct {
             // RFC 4828 App. B.1: the configured rate marks ECN-capable packets (RFC 3168
             // §5); the packet is delivered with CE.

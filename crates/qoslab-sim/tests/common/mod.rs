@@ -28,6 +28,7 @@ pub fn link(
         queue,
         loss: None,
         loss_marks_ect: false,
+        loss_at_entry: false,
         conditioner: None,
     }
 }
