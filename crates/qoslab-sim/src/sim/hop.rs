@@ -20,6 +20,32 @@ use crate::net::routing::NO_ROUTE;
 
 use super::Simulator;
 
+/// The losses decided when a packet enters link `l`, before its queue (only called when the
+/// link has a configured loss): a scripted drop list (ns-2's `errormodule`), and random loss
+/// with `loss_at_entry` (ns-2's `$ns lossmodel`, an error module at the link's head): such a
+/// packet never occupies the link. Both are counted as wire losses; an ECN-capable packet
+/// under `loss_marks_ect` is marked CE instead and goes on. True if the packet is dropped.
+#[inline(never)]
+fn entry_loss(l: &mut Link, p: &mut Packet) -> bool {
+    if l.has_drop_list() {
+        if l.listed_drop(p.flow) {
+            l.counters.wire_losses += 1;
+            return true;
+        }
+        return false;
+    }
+    if !l.loss_at_entry || !l.wire_loss(p.size, p.flow) {
+        return false;
+    }
+    if l.loss_marks_ect && p.ecn != IpEcn::NotEct {
+        p.ecn = IpEcn::Ce;
+        l.counters.marks[p.color.index()] += 1;
+        return false;
+    }
+    l.counters.wire_losses += 1;
+    true
+}
+
 /// Packet `p` (id `id`) arrives at link `li`'s egress queue at `now`. Returns the reason if
 /// the packet is dropped (by the discipline, the buffer limit or configured loss); it is then
 /// still in the arena, for the caller to free and count.
@@ -33,21 +59,10 @@ pub(super) fn enqueue(
     events: &mut EventQueue,
     delay: &mut DelayMeasure,
 ) -> Option<DropReason> {
-    if l.has_drop_list() && l.listed_drop(p.flow) {
-        // A scripted drop before the queue (ns-2's `errormodule`), counted as a wire loss.
-        l.counters.wire_losses += 1;
+    // One test of `loss` on the common path (no configured loss); the two losses decided
+    // before the queue are out of line.
+    if l.loss.is_some() && entry_loss(l, p) {
         return Some(DropReason::Loss);
-    }
-    if l.loss_at_entry && l.loss.is_some() && l.wire_loss(p.size, p.flow) {
-        // Configured loss before the queue (ns-2's `$ns lossmodel`): the packet never
-        // occupies the link.
-        if l.loss_marks_ect && p.ecn != IpEcn::NotEct {
-            p.ecn = IpEcn::Ce;
-            l.counters.marks[p.color.index()] += 1;
-        } else {
-            l.counters.wire_losses += 1;
-            return Some(DropReason::Loss);
-        }
     }
     let view = p.view();
     l.counters.arrivals += 1;
@@ -125,7 +140,7 @@ pub(super) fn transmit(
         // (ns-2 starts RED's idle period when the link asks for a packet and finds none).
         l.aqm_departure(l.busy_until);
     }
-    if !l.loss_at_entry && l.loss.is_some() && l.wire_loss(size, flow) {
+    if l.loss.is_some() && !l.loss_at_entry && l.wire_loss(size, flow) {
         if l.loss_marks_ect && p.ecn != IpEcn::NotEct {
             // RFC 4828 App. B.1: the configured rate marks ECN-capable packets (RFC 3168
             // §5); the packet is delivered with CE.

@@ -1,0 +1,42 @@
+//! A TFRC flow's path in ns-2.35's double-second arithmetic, for the TFRC `ns2_compat`
+//! option `double_clock_rtt_sample` (finding 54, session 16): built once per flow at set-up,
+//! off the per-packet path. Out of `sim.rs`, which builds the network.
+
+use qoslab_algo::Duration;
+
+use crate::net::link::Link;
+use crate::net::routing::{Routes, NO_ROUTE};
+
+/// A TFRC flow's path as ns-2.35's links delay its packets (`link/delay.cc`: each link
+/// schedules the arrival `8.*size/bandwidth_ + delay_` after the clock, in double seconds),
+/// data packets of `sizes.0` wire bytes from `ends.0` to `ends.1`, feedback of `sizes.1`
+/// back, with the engine's integer base RTT over the same links; for TFRC's ns-2 option
+/// `double_clock_rtt_sample`. `None` when a direction has no route or too many links.
+pub(super) fn ns2_path_delays(
+    routes: &Routes,
+    links: &[Link],
+    ends: (u32, u32),
+    sizes: (u32, u32),
+) -> Option<qoslab_algo::tfrc::Ns2PathDelays> {
+    let mut base = Duration::ZERO;
+    let mut walk = |from: u32, to: u32, size: u32| -> Option<Vec<f64>> {
+        let mut out = Vec::new();
+        let mut at = from;
+        while at != to {
+            let li = routes.next(at, to);
+            if li == NO_ROUTE || out.len() >= qoslab_algo::tfrc::ns2::NS2_PATH_HOPS {
+                return None;
+            }
+            let l = &links[li as usize];
+            // ns-2: txtime(p) = 8. * size / bandwidth_, then txt + delay_.
+            let txt = 8.0 * size as f64 / l.rate.0 as f64;
+            out.push(txt + l.delay.as_secs_f64_exact());
+            base = base + l.delay + l.rate.tx_time(size as u64);
+            at = l.to;
+        }
+        Some(out)
+    };
+    let fwd = walk(ends.0, ends.1, sizes.0)?;
+    let rev = walk(ends.1, ends.0, sizes.1)?;
+    qoslab_algo::tfrc::Ns2PathDelays::new(&fwd, &rev, base)
+}
