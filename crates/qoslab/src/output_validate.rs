@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use qoslab_sim::net::routing::{Routes, NO_ROUTE};
+use qoslab_sim::net::routing::Routes;
 use qoslab_sim::scenario::spec::{FlowKind, Scenario};
 
 /// Integer ns as ms, exact, without trailing zeros.
@@ -41,18 +41,9 @@ fn rate(bps: u64) -> String {
 }
 
 /// The links from `src` to `dst` (None if there is no route).
-fn path(s: &Scenario, routes: &Routes, src: usize, dst: usize) -> Option<Vec<usize>> {
-    let mut at = src;
-    let mut links = Vec::new();
-    while at != dst {
-        let l = routes.next(at as u32, dst as u32);
-        if l == NO_ROUTE || links.len() > s.links.len() {
-            return None;
-        }
-        links.push(l as usize);
-        at = s.links[l as usize].to;
-    }
-    Some(links)
+fn path(routes: &Routes, src: usize, dst: usize) -> Option<Vec<usize>> {
+    let links = routes.path(src as u32, dst as u32)?;
+    Some(links.into_iter().map(|l| l as usize).collect())
 }
 
 /// Propagation + one transmission of `bytes` on every link of `links`, ns.
@@ -76,7 +67,7 @@ pub fn describe(s: &Scenario) -> String {
             FlowKind::Tfrc(t) => ("tfrc", t.size, Some(t.feedback_size)),
         };
         let _ = write!(out, "  flow `{}` ({kind}): ", f.name);
-        let Some(fwd) = path(s, &routes, f.src, f.dst) else {
+        let Some(fwd) = path(&routes, f.src, f.dst) else {
             let _ = writeln!(out, "no route");
             continue;
         };
@@ -97,7 +88,7 @@ pub fn describe(s: &Scenario) -> String {
             ms(one_way)
         );
         if let Some(back_bytes) = back {
-            match path(s, &routes, f.dst, f.src) {
+            match path(&routes, f.dst, f.src) {
                 Some(rev) => {
                     let _ = write!(
                         out,

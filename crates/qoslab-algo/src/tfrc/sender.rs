@@ -872,6 +872,9 @@ impl Sender {
         self.round += 1;
         self.urgent = false;
         // RFC 5348 §4.3 (1): R_sample = (t_now - t_recvdata) - t_delay
+        let exact = now
+            .saturating_since(fb.t_recvdata)
+            .saturating_sub(fb.t_delay);
         let r_sample = if self.params.ns2.double_clock_rtt_sample {
             // ns-2 option: tcp/tfrc.cc recv() / update_rtt(): `now - (timestamp_echo +
             // timestamp_offset)` in double seconds of the absolute clock.
@@ -879,18 +882,13 @@ impl Sender {
             let offset = fb.t_delay.as_secs_f64_exact();
             match &self.ns2_path {
                 Some(path) => {
-                    let exact = now
-                        .saturating_since(fb.t_recvdata)
-                        .saturating_sub(fb.t_delay);
                     let queued = exact.saturating_sub(path.base()).as_secs_f64_exact();
                     path.rtt_sample(ts, queued, offset)
                 }
                 None => secs(now) - (ts + offset),
             }
         } else {
-            now.saturating_since(fb.t_recvdata)
-                .saturating_sub(fb.t_delay)
-                .as_secs_f64()
+            exact.as_secs_f64()
         }
         .max(1e-6);
         let first = self.r.is_none();

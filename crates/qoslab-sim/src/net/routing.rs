@@ -191,6 +191,24 @@ impl Routes {
         self.rows[(f & !ROW) as usize * self.n + dst as usize]
     }
 
+    /// The links a packet takes from node `src` to node `dst`, in order (empty if
+    /// `src == dst`; `None` if there is no route). For set-up and descriptions, not the
+    /// per-packet path (it allocates).
+    pub fn path(&self, src: u32, dst: u32) -> Option<Vec<u32>> {
+        let mut links = Vec::new();
+        let mut at = src;
+        while at != dst {
+            let li = self.next(at, dst);
+            // A shortest path has fewer hops than there are nodes.
+            if li == NO_ROUTE || links.len() >= self.n {
+                return None;
+            }
+            links.push(li);
+            at = self.link_to[li as usize];
+        }
+        Some(links)
+    }
+
     /// The link a packet at node `at` takes towards node `dst` (`NO_ROUTE` if none).
     #[inline]
     pub fn next(&self, at: u32, dst: u32) -> u32 {
@@ -242,6 +260,12 @@ mod tests {
         assert_eq!(r.next(1, 0), 2);
         assert_eq!(r.next(1, 4), NO_ROUTE);
         assert_eq!(r.next(4, 0), NO_ROUTE);
+        // Whole paths: the same hops, in order.
+        assert_eq!(r.path(0, 3), Some(vec![0, 2]));
+        assert_eq!(r.path(1, 2), Some(vec![2, 4, 1]));
+        assert_eq!(r.path(2, 2), Some(vec![]));
+        assert_eq!(r.path(1, 4), None);
+        assert_eq!(r.path(4, 0), None);
     }
 
     /// The dense computation this replaced: a breadth-first search over reversed links for

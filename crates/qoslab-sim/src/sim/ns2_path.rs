@@ -5,13 +5,13 @@
 use qoslab_algo::Duration;
 
 use crate::net::link::Link;
-use crate::net::routing::{Routes, NO_ROUTE};
+use crate::net::routing::Routes;
 
 /// A TFRC flow's path as ns-2.35's links delay its packets (`link/delay.cc`: each link
 /// schedules the arrival `8.*size/bandwidth_ + delay_` after the clock, in double seconds),
 /// data packets of `sizes.0` wire bytes from `ends.0` to `ends.1`, feedback of `sizes.1`
 /// back, with the engine's integer base RTT over the same links; for TFRC's ns-2 option
-/// `double_clock_rtt_sample`. `None` when a direction has no route or too many links.
+/// `double_clock_rtt_sample`. `None` when a direction has no route or more links than `Ns2PathDelays` holds.
 pub(super) fn ns2_path_delays(
     routes: &Routes,
     links: &[Link],
@@ -20,21 +20,17 @@ pub(super) fn ns2_path_delays(
 ) -> Option<qoslab_algo::tfrc::Ns2PathDelays> {
     let mut base = Duration::ZERO;
     let mut walk = |from: u32, to: u32, size: u32| -> Option<Vec<f64>> {
-        let mut out = Vec::new();
-        let mut at = from;
-        while at != to {
-            let li = routes.next(at, to);
-            if li == NO_ROUTE || out.len() >= qoslab_algo::tfrc::ns2::NS2_PATH_HOPS {
-                return None;
-            }
-            let l = &links[li as usize];
-            // ns-2: txtime(p) = 8. * size / bandwidth_, then txt + delay_.
-            let txt = 8.0 * size as f64 / l.rate.0 as f64;
-            out.push(txt + l.delay.as_secs_f64_exact());
-            base = base + l.delay + l.rate.tx_time(size as u64);
-            at = l.to;
-        }
-        Some(out)
+        let path = routes.path(from, to)?;
+        Some(
+            path.iter()
+                .map(|&li| {
+                    let l = &links[li as usize];
+                    base = base + l.delay + l.rate.tx_time(size as u64);
+                    // ns-2: txtime(p) = 8. * size / bandwidth_, then txt + delay_.
+                    8.0 * size as f64 / l.rate.0 as f64 + l.delay.as_secs_f64_exact()
+                })
+                .collect(),
+        )
     };
     let fwd = walk(ends.0, ends.1, sizes.0)?;
     let rev = walk(ends.1, ends.0, sizes.1)?;
