@@ -180,21 +180,22 @@ impl Heap {
         let n = self.n;
         debug_assert!(n > 0 && n < self.v.len());
         let p = self.v.as_mut_ptr();
-        let (mut pos, mut child) = (0, 1);
+        let (mut pos, mut child) = (p, 1);
         // SAFETY: `child < n` in the loop, so `child + 1 <= n < v.len()` (the entry there is
         // a sentinel when `child + 1 == n`, and is then not chosen: its key is not below any);
-        // `pos` is 0 (n > 0) or a former `child`.
+        // `pos` points at entry 0 (n > 0) or at a former `child`.
         unsafe {
             while child < n {
                 child += ((*p.add(child + 1)).key < (*p.add(child)).key) as usize;
-                if e.key <= (*p.add(child)).key {
+                let c = p.add(child);
+                if e.key <= (*c).key {
                     break;
                 }
-                *p.add(pos) = *p.add(child);
-                pos = child;
-                child = 2 * pos + 1;
+                *pos = *c;
+                pos = c;
+                child = 2 * child + 1;
             }
-            *p.add(pos) = e;
+            *pos = e;
         }
     }
     /// Removes the top (the heap is not empty): the last entry leaves its place to a
