@@ -74,6 +74,19 @@
 //! pipe head's link (the top's earlier child) while the current event runs: +4.4 %
 //! instructions at 10,000 flows, +6 % at 20, CPU time not lower.
 //!
+//! Session 17 (RED / drop-tail bench dumbbells, `qoslab-prof`, callgrind): a pop reads each
+//! heap's first slot, which holds its top or, when the heap is empty, the sentinel, instead
+//! of an `Option`, and `settle` tests `taken` once before its match: -2.4 % / -2.7 %
+//! instructions. `replace_top` keeps the hole as a pointer and reuses the chosen child's
+//! pointer for its compare and move: -1.1 % / -1.1 %, CPU time lower. Measured and rejected:
+//! positions as byte offsets (no `index * 32` per access): -2.5 % instructions, but the
+//! smaller-child choice compiled to a branch, mispredicted about half the time, +20 % CPU
+//! time (`std::hint::select_unpredictable` gave the same branch); made branch-free with a
+//! multiply by the entry size, -1.2 % instructions and slower (the compare, `setb`, extend,
+//! shift and add lengthen the chain to the next level's load, where the index form has one
+//! `adc`). `pop_before` without the timers' emptiness test (the sentinel's time answering
+//! `until`): +0.7 % / +0.8 % instructions, from the loop's code generation.
+//!
 //! What did pay: popping lazily. `pop` hands out the top entry but leaves it in place,
 //! marked taken; the handler's first `push` then overwrites the top and sifts it down once
 //! (`Heap::replace_top`), instead of a full pop (sift to the bottom and back up) followed by a
