@@ -387,6 +387,23 @@ impl DropState {
         self.count = 0;
         self.count_bytes = 0;
     }
+
+    /// What every arrival does first: counts itself (ns-2: `count` and `count_bytes` tally
+    /// every arrival since the last drop), then, outside the early region (ns-2: no early
+    /// or forced drop unless `avg >= min_th` and the queue holds more than one packet),
+    /// leaves the region and passes. True if the packet passes here; [`decide`] goes on
+    /// otherwise. Shared by [`decide`] and [`Red::judge`]'s short path (session 17), so
+    /// both make exactly the same updates.
+    #[inline(always)]
+    pub(crate) fn arrive(&mut self, avg: f64, min_th: f64, inst: u64, size: u32) -> bool {
+        self.count += 1;
+        self.count_bytes += size as u64;
+        if !(avg >= min_th && inst > 1) {
+            self.in_region = false;
+            return true;
+        }
+        false
+    }
 }
 
 /// The drop decision before ECN is applied.
@@ -439,14 +456,22 @@ pub(crate) fn decide<R: RandomSource>(
     sh: &Shared,
     rng: &mut R,
 ) -> Outcome {
-    // ns-2: count and count_bytes tally every arrival since the last drop.
-    st.count += 1;
-    st.count_bytes += size as u64;
-    // ns-2: no early or forced drop unless avg >= min_th and the queue holds > 1.
-    if !(avg >= curve.min_th && inst > 1) {
-        st.in_region = false;
+    if st.arrive(avg, curve.min_th, inst, size) {
         return Outcome::Pass;
     }
+    decide_in_region(st, curve, avg, size, sh, rng)
+}
+
+/// [`decide`] once the arrival is in the early region or beyond (`avg >= min_th`, queue
+/// longer than one packet; its count already updated by [`DropState::arrive`]).
+pub(crate) fn decide_in_region<R: RandomSource>(
+    st: &mut DropState,
+    curve: &Curve,
+    avg: f64,
+    size: u32,
+    sh: &Shared,
+    rng: &mut R,
+) -> Outcome {
     let beyond = avg >= curve.forced_from();
     if beyond && !sh.ns2_use_mark_p {
         // Floyd & Jacobson §4: "else if max_th ≤ avg: mark the arriving packet; count ← 0"
@@ -577,6 +602,13 @@ impl Red {
         rng: &mut R,
     ) -> Verdict {
         let c = &self.params.cfg;
+        let inst = c.unit.total(q);
+        // Below the early region (about two thirds of the arrivals on the RED bench
+        // dumbbell) the packet passes with its count updated, as `decide` would do it:
+        // answered before the curve and the shared settings are gathered (session 17).
+        if self.drop.arrive(self.est.avg, c.min_th, inst, pkt.size) {
+            return Verdict::Enqueue;
+        }
         let curve = Curve {
             min_th: c.min_th,
             max_th: c.max_th,
@@ -597,15 +629,7 @@ impl Red {
             ns2_use_mark_p: c.ns2_use_mark_p,
             forced_keeps_count: false,
         };
-        let outcome = decide(
-            &mut self.drop,
-            &curve,
-            self.est.avg,
-            c.unit.total(q),
-            pkt.size,
-            &sh,
-            rng,
-        );
+        let outcome = decide_in_region(&mut self.drop, &curve, self.est.avg, pkt.size, &sh, rng);
         to_verdict(outcome, sh.ecn, pkt.color, &mut self.stats)
     }
 
