@@ -551,6 +551,20 @@ pub struct Ns2Compat {
     /// packet and a nofeedback expiry due at one instant. Off (RFC 5348 §4.3): `(t_now −
     /// t_recvdata) − t_delay` in exact integer nanoseconds.
     pub double_clock_rtt_sample: bool,
+    /// Receiver, with [`Ns2Compat::report_at_arrival`]: ns-2's double clock at the report
+    /// timer (module docs, 27). The receiver keeps the double of its 1.5·`rtt_` timer
+    /// (`tcp/tfrc-sink.cc` `nextpkt()`: `nack_timer_.resched(1.5*rtt_)` at the report's
+    /// double, `rtt_` the double the last new packet carried) and of each data arrival (the
+    /// packet's send double, [`DataPacket::ns2_frac`], plus each forward link's `txt +
+    /// delay_` of [`Ns2PathDelays`], [`Receiver::set_ns2_path`](super::Receiver::set_ns2_path)),
+    /// and when both fall on one nanosecond takes them in the order of the doubles (equal:
+    /// the one scheduled earlier first, `common/scheduler.cc`); with the timer first, a
+    /// non-urgent arrival revealing a loss event then sends its own report at the same
+    /// instant, behind the timer's. ns-2's other comparisons of these doubles (`recv()`:
+    /// `now - last_report_sent >= rtt_`; `est_thput()`) are made on them too. Replaces
+    /// [`Ns2Compat::report_timer_after_arrival`]'s rule (the arrival always first) where
+    /// it is on. Off: the integer nanoseconds, and 21's rule.
+    pub double_clock_report_ties: bool,
 }
 
 impl Ns2Compat {
@@ -582,6 +596,7 @@ impl Ns2Compat {
         first_seed_by_b_to_p: false,
         double_clock_ties: false,
         double_clock_rtt_sample: false,
+        double_clock_report_ties: false,
     };
     /// ns-2's default behaviour for all of them.
     pub fn ns2() -> Self {
@@ -613,6 +628,8 @@ impl Ns2Compat {
             double_clock_ties: true,
             // Off: measured, it moves the B.1 / B.2 cells away from ns-2.35 (module docs, 26).
             double_clock_rtt_sample: false,
+            // Off: measured (module docs, 27).
+            double_clock_report_ties: false,
         }
     }
 }
@@ -632,6 +649,7 @@ pub struct Ns2PathDelays {
     rev: [f64; NS2_PATH_HOPS],
     n_rev: usize,
     base: crate::Duration,
+    fwd_base: crate::Duration,
 }
 
 impl Ns2PathDelays {
@@ -651,6 +669,7 @@ impl Ns2PathDelays {
             rev: [0.0; NS2_PATH_HOPS],
             n_rev: rev.len(),
             base,
+            fwd_base: crate::Duration::ZERO,
         };
         p.fwd[..fwd.len()].copy_from_slice(fwd);
         p.rev[..rev.len()].copy_from_slice(rev);
@@ -660,6 +679,35 @@ impl Ns2PathDelays {
     /// The engine's base RTT of the path (integer nanoseconds).
     pub fn base(&self) -> crate::Duration {
         self.base
+    }
+
+    /// The same path with the engine's one-way base delay of the forward direction (integer
+    /// nanoseconds), against which [`Ns2PathDelays::arrival`]'s queueing is measured.
+    pub fn with_fwd_base(mut self, fwd: crate::Duration) -> Self {
+        self.fwd_base = fwd;
+        self
+    }
+
+    /// The engine's one-way base delay of the forward direction (zero unless set by
+    /// [`Ns2PathDelays::with_fwd_base`]).
+    pub fn fwd_base(&self) -> crate::Duration {
+        self.fwd_base
+    }
+
+    /// ns-2's arrival double of a data packet sent at the double `ts` that waited `queued`
+    /// seconds in queues (taken as a later departure, as in [`Ns2PathDelays::rtt_sample`]):
+    /// `((ts + queued) + d1) + d2 ...` (`link/delay.cc`: each link schedules the next node's
+    /// `recv()` `txt + delay_` after the clock). Also returns the clock at which ns-2
+    /// scheduled the arrival (the last link's start), which orders equal doubles
+    /// (`common/scheduler.cc`: insertion order).
+    pub fn arrival(&self, ts: f64, queued: f64) -> (f64, f64) {
+        let mut t = ts + queued;
+        let mut sched = t;
+        for d in &self.fwd[..self.n_fwd] {
+            sched = t;
+            t += d;
+        }
+        (t, sched)
     }
 
     /// ns-2's RTT sample (`tcp/tfrc.cc` `recv()`: `now - (timestamp_echo +
@@ -680,6 +728,28 @@ impl Ns2PathDelays {
         }
         t - (ts + offset)
     }
+}
+
+/// The unit of [`Ns2Frac`](super::Ns2Frac): 2⁻⁶⁰ s (the ulp of doubles in [2⁻⁸, 2⁻⁷) s).
+const FRAC_UNIT: f64 = 1.0 / (1u64 << 60) as f64;
+
+/// [`Ns2Frac`](super::Ns2Frac)'s part of the double `x` below the nanosecond `n` a packet
+/// carries for it: `x − n/10⁹` (exact by Sterbenz's lemma when both are near each other)
+/// in units of 2⁻⁶⁰ s, rounded (exact when `x` and `n/10⁹` are at least 2⁻⁸ s), saturated
+/// to `i32` (|x − n/10⁹| ≤ 1.8 ns; a nanosecond is 1.15·10⁹ units).
+pub fn frac_of(x: f64, n: u64) -> i32 {
+    let k = libm::round((x - n as f64 / 1e9) / FRAC_UNIT);
+    if k.is_nan() {
+        0
+    } else {
+        k.clamp(i32::MIN as f64, i32::MAX as f64) as i32
+    }
+}
+
+/// The double a packet's nanosecond `n` and its [`frac_of`] part `k` stand for: `n/10⁹ +
+/// k·2⁻⁶⁰` (`x` itself when [`frac_of`] was exact).
+pub fn with_frac(n: u64, k: i32) -> f64 {
+    n as f64 / 1e9 + k as f64 * FRAC_UNIT
 }
 
 /// ns-2's ceiling on the equation's rate, bytes per second (`tcp/formula.h` `MAXRATE`).
