@@ -946,6 +946,37 @@ mod tests {
     }
 
     #[test]
+    fn frac_rebuilds_a_double_from_its_nanosecond() {
+        // Doubles of at least 2^-8 s come back exactly from (nanosecond, frac).
+        let mut x = 0.004;
+        while x < 600.0 {
+            for y in [x, x + 1e-10, x + 3.3e-10, x - 4.9e-10] {
+                let n = crate::Time::from_secs_f64(y).as_nanos();
+                assert_eq!(with_frac(n, frac_of(y, n)), y, "{y}");
+            }
+            x = x * 1.37 + 0.0011;
+        }
+        // The sender's R of the B.1 / B.2 path, and a send-timer shadow at 100 s.
+        let r = 0.24000068800000918;
+        let n = crate::Duration::from_secs_f64(r).as_nanos();
+        assert_eq!(with_frac(n, frac_of(r, n)), r);
+        assert_eq!(frac_of(100.0, 100_000_000_000), 0);
+        assert_eq!(frac_of(f64::NAN, 1), 0);
+    }
+
+    #[test]
+    fn ns2_path_arrival_adds_the_forward_links_in_turn() {
+        let base = crate::Duration(240_000_688);
+        let p = Ns2PathDelays::new(&[0.01, 0.02], &[0.03], base)
+            .unwrap()
+            .with_fwd_base(crate::Duration(30_000_000));
+        assert_eq!(p.fwd_base(), crate::Duration(30_000_000));
+        // (t, the clock at which the last link scheduled it).
+        assert_eq!(p.arrival(7.0, 0.0), ((7.0 + 0.01) + 0.02, 7.0 + 0.01));
+        assert_eq!(p.arrival(7.0, 3e-7), (((7.0 + 3e-7) + 0.01) + 0.02, (7.0 + 3e-7) + 0.01));
+    }
+
+    #[test]
     fn presets() {
         assert_eq!(Ns2Compat::default(), Ns2Compat::RFC);
         let n = Ns2Compat::ns2();
@@ -957,6 +988,7 @@ mod tests {
         assert!(n.report_timer_after_arrival && !Ns2Compat::RFC.report_timer_after_arrival);
         assert!(n.double_clock_ties && !Ns2Compat::RFC.double_clock_ties);
         assert!(!n.double_clock_rtt_sample && !Ns2Compat::RFC.double_clock_rtt_sample);
+        assert!(!n.double_clock_report_ties && !Ns2Compat::RFC.double_clock_report_ties);
         let r = Ns2Compat::RFC;
         assert!(!r.loss_at_first_later_packet && !r.sp_ns2_short_counting && !r.recv_limit_floor);
         assert!(!r.idle_report_after_arrival && !r.recv_limit_latest_report && !r.gradual_increase);

@@ -930,6 +930,86 @@ mod tests {
         assert_eq!(r.poll_timeout(), Some(Time(300 * MS)));
     }
 
+    /// Option 27 (`double_clock_report_ties`): a data packet arrives at the report timer's
+    /// nanosecond; the order is that of ns-2's doubles (the timer's `0.1 + 1.5·0.24`, the
+    /// arrival's send double plus the link's 0.1 s), not option 21's "arrival first".
+    /// Returns the reports at the tie's instant (sent time, echoed send time in ms) and the
+    /// next deadline.
+    fn tie_run(o27: bool, k: i32) -> (Vec<(u64, u64)>, Option<Time>) {
+        let ns2 = Ns2Compat {
+            report_at_arrival: true,
+            idle_report_after_arrival: true,
+            report_timer_after_arrival: true,
+            report_timer_armed_by_report: true,
+            loss_at_first_later_packet: true,
+            double_clock_report_ties: o27,
+            ..Ns2Compat::RFC
+        };
+        let mut r = Receiver::new(ReceiverParams::standard().with_ns2(ns2));
+        r.set_ns2_path(tie_path());
+        let at = Time(460 * MS);
+        // R = 240 ms; packets 0 and 1 sent at 0 and 120 ms arrive 100 ms later; the first
+        // is reported and arms the timer 1.5 R later, at 460 ms.
+        r.on_packet(Time(100 * MS), &pkt(0, 0, Some(240))).unwrap();
+        assert_eq!(r.on_packet(Time(220 * MS), &pkt(1, 120, Some(240))), None);
+        assert_eq!(r.poll_timeout(), Some(at));
+        // Packet 3 (2 is lost: a new loss event) sent at 360 ms + k·2^-60 s arrives at 460 ms.
+        let p3 = DataPacket {
+            ns2_frac: super::super::Ns2Frac { send: k, rtt: 0 },
+            ..pkt(3, 360, Some(240))
+        };
+        let mut got = Vec::new();
+        // The engine calls the timer first (armed at the last report), which yields ...
+        assert_eq!(r.on_timeout(at), None);
+        // ... then the arrival, then the timer again while it is due at this instant.
+        if let Some(fb) = r.on_packet(at, &p3) {
+            got.push((at.0 / MS, fb.t_recvdata.0 / MS));
+        }
+        while r.poll_timeout() == Some(at) {
+            match r.on_timeout(at) {
+                Some(fb) => got.push((at.0 / MS, fb.t_recvdata.0 / MS)),
+                None => break,
+            }
+        }
+        (got, r.poll_timeout())
+    }
+
+    fn tie_path() -> Ns2PathDelays {
+        Ns2PathDelays::new(&[0.1], &[0.1], Duration(200 * MS))
+            .unwrap()
+            .with_fwd_base(Duration(100 * MS))
+    }
+
+    #[test]
+    fn ns2_report_timer_and_arrival_at_one_nanosecond_go_in_the_order_of_the_doubles() {
+        use crate::tfrc::ns2::with_frac;
+        // The timer's double (ns-2: the report's clock 0.1 plus 1.5*rtt_) and the k whose
+        // arrival double equals it (ulp of 0.36 s: 2^-54 s = 64 units of 2^-60 s).
+        let timer = 0.1 + 1.5 * 0.24;
+        let arrival = |k: i32| tie_path().arrival(with_frac(360 * MS, k), 0.0).0;
+        let k_eq = (-200..=200)
+            .map(|i| i * 64)
+            .find(|&k| arrival(k) == timer)
+            .expect("an arrival double equal to the timer's");
+        let (late, early) = (k_eq + 640, k_eq - 640);
+        assert!(arrival(late) > timer && arrival(early) < timer);
+        for k in [late, k_eq, early] {
+            assert_eq!(Time::from_secs_f64(arrival(k)), Time(460 * MS));
+        }
+        // The timer's double earlier: it reports first (echoing packet 1, sent at 120 ms),
+        // then the arrival revealing the loss sends its own report at the same instant
+        // (tfrc-sink.cc: two sendpkt() at one clock), and the timer runs 1.5 R from there.
+        let (got, next) = tie_run(true, late);
+        assert_eq!(got, vec![(460, 120), (460, 360)]);
+        assert_eq!(next, Some(Time(820 * MS)));
+        // Equal doubles: the timer was scheduled first (at 0.1 s, the arrival at 0.36 s).
+        assert_eq!(tie_run(true, k_eq).0, vec![(460, 120), (460, 360)]);
+        // The arrival's double earlier: one report, the arrival's.
+        assert_eq!(tie_run(true, early).0, vec![(460, 360)]);
+        // Option 21 alone: the arrival first whatever the doubles.
+        assert_eq!(tie_run(false, late).0, vec![(460, 360)]);
+    }
+
     #[test]
     fn ns2_idle_report_after_arrival() {
         // One packet (1000 B, R = 100 ms) arrives at 50 ms and gets feedback at once; then
