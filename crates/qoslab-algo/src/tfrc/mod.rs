@@ -116,11 +116,6 @@ pub struct Feedback {
     /// Bytes per second of data (segment bytes, as `DataPacket::size` counts them).
     pub x_recv: f64,
     pub p: f64,
-    /// ns-2 option [`Ns2Compat::double_clock_report_ties`]: the report's instant as the
-    /// receiver's double clock has it (the arrival's or the report timer's double; 0.0 when
-    /// the option is off), from which the sender rebuilds the feedback's arrival double
-    /// for [`Ns2Compat::double_clock_ties`]. Not in RFC 5348's header.
-    pub ns2_sent: f64,
 }
 
 #[cfg(test)]

@@ -694,16 +694,6 @@ impl Ns2PathDelays {
         self.fwd_base
     }
 
-    /// ns-2's arrival double of a feedback sent at the double `ts` that waited `queued`
-    /// seconds: `((ts + queued) + d1') + d2' ...` over the reverse links.
-    pub fn reverse_arrival(&self, ts: f64, queued: f64) -> f64 {
-        let mut t = ts + queued;
-        for d in &self.rev[..self.n_rev] {
-            t += d;
-        }
-        t
-    }
-
     /// ns-2's arrival double of a data packet sent at the double `ts` that waited `queued`
     /// seconds in queues (taken as a later departure, as in [`Ns2PathDelays::rtt_sample`]):
     /// `((ts + queued) + d1) + d2 ...` (`link/delay.cc`: each link schedules the next node's

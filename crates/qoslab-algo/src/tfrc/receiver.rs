@@ -658,11 +658,6 @@ impl Receiver {
             t_delay: now.saturating_since(self.last_data.1),
             x_recv,
             p,
-            ns2_sent: if self.params.ns2_report_ties {
-                self.sh_clock
-            } else {
-                0.0
-            },
         }
     }
 }
@@ -695,7 +690,6 @@ mod tests {
         assert_eq!(
             fb,
             Feedback {
-                ns2_sent: 0.0,
                 t_recvdata: Time(0),
                 t_delay: Duration(0),
                 x_recv: 0.0,
@@ -1043,8 +1037,7 @@ mod tests {
                 t_recvdata: Time(0),
                 t_delay: Duration(150 * MS),
                 x_recv: 1000.0,
-                p: 0.0,
-                ns2_sent: 0.0,
+                p: 0.0
             }
         );
         // Only once: that report was not sent at an arrival.

@@ -987,11 +987,9 @@ impl Sender {
         self.recompute_x(now, recv_limit, true);
         // RFC 5348 §4.3 (5): restart the nofeedback timer after RTO.
         self.nofeedback_deadline = now + Duration::from_secs_f64(self.rto);
-        // Option double_clock_ties: the feedback's double (with the receiver's
-        // double_clock_report_ties and the path, ns-2's; else the double nearest `now`).
-        let fb_clock = self.feedback_double(now, fb);
         if self.ties() {
-            self.shadow_nofeedback(fb_clock, self.rto);
+            // A feedback's ns-2 double is not known here: the double nearest `now`.
+            self.shadow_nofeedback(secs(now), self.rto);
         }
         self.sent_since_timer = false;
         if self.params.ns2.slow_start_send_at_feedback && (first || self.p == 0.0) {
@@ -1005,35 +1003,11 @@ impl Sender {
                 now
             };
             if self.ties() {
-                let sh = if self.next_send == now {
-                    fb_clock
-                } else {
-                    secs(self.next_send)
-                };
-                self.shadow_send(self.next_send, sh);
+                self.shadow_send(self.next_send, secs(self.next_send));
             }
         } else if !(self.params.ns2.send_timer_fixed_at_send && self.p > 0.0) {
             // ns-2 option: out of slow start the packet already scheduled keeps its time.
             self.reschedule();
-        }
-    }
-
-    /// [`Ns2Compat::double_clock_ties`]: the double of a feedback arriving at `now`. With
-    /// the receiver's [`Ns2Compat::double_clock_report_ties`] the report carries its send
-    /// double ([`Feedback::ns2_sent`]) and, given the path ([`Sender::set_ns2_path`]), the
-    /// arrival is ns-2's: that double plus each reverse link's `txt + delay_` in turn
-    /// (`link/delay.cc`), queueing taken as a later departure. Else the double nearest `now`.
-    fn feedback_double(&self, now: Time, fb: &Feedback) -> f64 {
-        match &self.ns2_path {
-            Some(path) if fb.ns2_sent > 0.0 && fb.ns2_sent.is_finite() => {
-                let rev_base = path.base().saturating_sub(path.fwd_base());
-                let queued = now
-                    .saturating_since(Time::from_secs_f64(fb.ns2_sent))
-                    .saturating_sub(rev_base)
-                    .as_secs_f64_exact();
-                path.reverse_arrival(fb.ns2_sent, queued)
-            }
-            _ => secs(now),
         }
     }
 

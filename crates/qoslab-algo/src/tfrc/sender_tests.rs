@@ -18,7 +18,6 @@ fn fb(sent_ms: u64, x_recv: f64, p: f64) -> Feedback {
         t_delay: Duration::ZERO,
         x_recv,
         p,
-        ns2_sent: 0.0,
     }
 }
 
@@ -140,7 +139,6 @@ fn rtt_is_smoothed_with_q_09() {
         t_delay: Duration(20 * MS),
         x_recv: 1e5,
         p: 0.0,
-        ns2_sent: 0.0,
     };
     s.on_feedback(Time(300 * MS), &f);
     assert_eq!(s.rtt(), Some(Duration(108 * MS)));
