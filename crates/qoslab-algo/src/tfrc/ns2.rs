@@ -290,6 +290,42 @@
 //!     off in [`Ns2Compat::ns2`]. Option: [`Ns2Compat::double_clock_rtt_sample`] (sender;
 //!     session 16, finding 54).
 //!
+//! 27. **The report timer and the arrivals on ns-2's double clock** (`tcp/tfrc-sink.cc`
+//!     `nextpkt()`: `nack_timer_.resched(1.5*rtt_/NumFeedback_)` after every report and every
+//!     expiry, `rtt_` the double the last new packet carried, `recv()`: `rtt_ =
+//!     tfrch->rtt`; `common/timer-handler.cc` / `common/scheduler.cc`: due at `clock() +
+//!     delay`, equal doubles in insertion order; `link/delay.cc`: an arrival is scheduled
+//!     `txt + delay_` after the last link's start). At TFRC-SP's one-packet-per-RTT floor a
+//!     data packet often arrives at the sink's timer's instant in exact arithmetic; ns-2 then
+//!     orders the two by the last bits of two doubles reached along different paths, and with
+//!     the timer first a non-urgent arrival revealing a loss event sends its own report at the
+//!     same instant, queued behind the timer's (ns-2.35, B.2 b = 0.02, 10 seeds: 354 arrivals
+//!     equal to the timer's instant to 1e-12 s, the timer first at 194, two reports at one
+//!     instant 61 times, seen as RTT samples 320 ns above the base; finding 54, session 16).
+//!     Ours in integer nanoseconds tied 1,687 times and option 21 took the arrival first at
+//!     each. The receiver keeps the doubles of its timer (the report's double plus 1.5 times
+//!     the carried R's double) and of each arrival (the packet's send double plus each
+//!     forward link's `txt + delay_`, [`Ns2PathDelays::arrival`]; queueing as a later
+//!     departure, as in 26), the packet carrying the parts below the nanosecond of its send
+//!     double (the send timer's shadow of 25) and of R ([`DataPacket::ns2_frac`](super::DataPacket::ns2_frac),
+//!     two `i32`s, so the engine's packet stays 128 bytes); at one nanosecond the smaller
+//!     double goes first (equal: the timer, scheduled earlier), the timer's report first and
+//!     the arrival's behind it from the next `on_timeout` at the same instant. ns-2's other
+//!     comparisons of these doubles (`now - last_report_sent >= rtt_`, `est_thput()`'s
+//!     window) are made on them too. Measured (`bench/ns2/seeds/measured/s17-tie_option27.md`;
+//!     loss at the entry, `ca_`'s factor, options 1–26 and 27): same-nanosecond ties 1,054, of
+//!     which 488 equal to 1e-12 s in the doubles, the timer first at 374 of those; reports
+//!     queued 320 ns behind another 79 (ns-2.35 61), flows with a queued RTT sample 98 of 100
+//!     (ns-2.35 92, option 21 43). Not reproduced: ns-2.35 takes the arrival first at every
+//!     tie with an expiry's urgent packet, ours the timer at 109 of 157 (equal or
+//!     one-ulp-apart doubles; the feedback's arrival double on the sender, tried, moves it to
+//!     189). Cells, 100 / 400 seeds: in that configuration B.2 TFRC-SP 14 B at b = 0.02
+//!     −8.7 → −1.8 %, standard 14 B +5.3 → +5.7 %, B.1 p = 0.5 std1460 +5.4 → +6.0 %, sp14
+//!     −4.6 → −3.7 %, std14 +5.8 → +5.9 %; with the scenarios as checked in (the loss on the
+//!     wire, no factor) B.2 TFRC-SP −7.7 → −8.3 % and B.1 sp14 −4.9 → −5.9 % (outside), so it
+//!     is off in [`Ns2Compat::ns2`]. RFC 5348 §6.2 does not order them. Option:
+//!     [`Ns2Compat::double_clock_report_ties`] (receiver; session 17, finding 54).
+//!
 //! 22 and 23 act together, on flows whose first loss is revealed by a packet sent before the
 //! first feedback; with 10's packet at every expiry (also before the first feedback, where
 //! ns-2's timer of 2·s/X = 93 ms for 14-B packets at 300 B/s expires before a feedback can
@@ -628,7 +664,8 @@ impl Ns2Compat {
             double_clock_ties: true,
             // Off: measured, it moves the B.1 / B.2 cells away from ns-2.35 (module docs, 26).
             double_clock_rtt_sample: false,
-            // Off: measured (module docs, 27).
+            // Off: measured, it moves the cells of the scenarios as checked in away from
+            // ns-2.35 (module docs, 27).
             double_clock_report_ties: false,
         }
     }
@@ -973,7 +1010,10 @@ mod tests {
         assert_eq!(p.fwd_base(), crate::Duration(30_000_000));
         // (t, the clock at which the last link scheduled it).
         assert_eq!(p.arrival(7.0, 0.0), ((7.0 + 0.01) + 0.02, 7.0 + 0.01));
-        assert_eq!(p.arrival(7.0, 3e-7), (((7.0 + 3e-7) + 0.01) + 0.02, (7.0 + 3e-7) + 0.01));
+        assert_eq!(
+            p.arrival(7.0, 3e-7),
+            (((7.0 + 3e-7) + 0.01) + 0.02, (7.0 + 3e-7) + 0.01)
+        );
     }
 
     #[test]

@@ -48,6 +48,13 @@
 //!   over R): option [`Ns2Compat::report_at_arrival`] (session 12). The timer is armed by a
 //!   report made with an RTT only, not by the first packet carrying one: option
 //!   [`Ns2Compat::report_timer_armed_by_report`].
+//! - **The order of the report timer and an arrival at one instant**: ns-2 compares two
+//!   doubles (the timer's `clock + 1.5·rtt_`, the arrival's send double plus the links'
+//!   `txt + delay_`); option [`Ns2Compat::report_timer_after_arrival`] takes the arrival
+//!   first, option [`Ns2Compat::double_clock_report_ties`] keeps ns-2's doubles (the
+//!   packet's [`DataPacket::ns2_frac`], the path from [`Receiver::set_ns2_path`]) and
+//!   orders by them, sending two reports at one instant when the timer goes first and the
+//!   arrival reveals a loss event (session 17).
 //! - **Loss events** use the sender's feedback round (`PreciseLoss_`):
 //!   [`Ns2Compat::loss_event_needs_new_round`], read from [`DataPacket::round`].
 
