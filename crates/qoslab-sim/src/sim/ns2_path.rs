@@ -39,3 +39,38 @@ pub(super) fn ns2_path_delays(
     qoslab_algo::tfrc::Ns2PathDelays::new(&fwd, &rev, fwd_base + rev_base)
         .map(|p| p.with_fwd_base(fwd_base))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::parse_str;
+    use crate::Simulator;
+    use qoslab_algo::Duration;
+
+    /// Two links each way (duplex 1 Gb/s 10 ms, then 10 Mb/s 20 ms): the doubles are added
+    /// link by link, the forward base (option 27's queueing reference) is the data packet's
+    /// one-way delay and the base RTT adds the feedback's.
+    #[test]
+    fn a_two_link_path_in_ns2_doubles_with_its_forward_base() {
+        let text = r#"
+duration = "1s"
+node = [{ name = "a" }, { name = "r" }, { name = "b" }]
+link = [
+  { from = "a", to = "r", rate = "1Gbps", delay = "10ms", queue = { kind = "drop-tail", limit = "100p" } },
+  { from = "r", to = "b", rate = "10Mbps", delay = "20ms", queue = { kind = "drop-tail", limit = "100p" } },
+]
+"#;
+        let sim = Simulator::new(parse_str(text, "t.toml").unwrap(), 1).unwrap();
+        let p = super::ns2_path_delays(&sim.routes, &sim.links, (0, 2), (46, 40)).unwrap();
+        // 46 B: 368 ns at 1 Gb/s, 36.8 us at 10 Mb/s; 40 B: 32 us and 320 ns.
+        let fwd = Duration(10_000_368 + 20_036_800);
+        assert_eq!(p.fwd_base(), fwd);
+        assert_eq!(p.base(), fwd + Duration(20_032_000 + 10_000_320));
+        let (d1, d2) = (8.0 * 46.0 / 1e9 + 0.01, 8.0 * 46.0 / 1e7 + 0.02);
+        assert_eq!(p.arrival(3.0, 0.0), ((3.0 + d1) + d2, 3.0 + d1));
+        let (e1, e2) = (8.0 * 40.0 / 1e7 + 0.02, 8.0 * 40.0 / 1e9 + 0.01);
+        assert_eq!(
+            p.rtt_sample(3.0, 0.0, 0.0),
+            ((((3.0 + d1) + d2) + e1) + e2) - 3.0
+        );
+    }
+}
