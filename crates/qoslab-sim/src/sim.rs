@@ -436,8 +436,18 @@ impl Simulator {
                     }
                 }
                 FlowKind::Tfrc(t) => {
-                    let (_, rcv) =
+                    let (_, mut rcv) =
                         tfrc_pair(t, start).map_err(|e| format!("flow `{}`: {e}", f.name))?;
+                    if t.ns2_compat {
+                        if let Some(p) = ns2_path::ns2_path_delays(
+                            &sim.routes,
+                            &sim.links,
+                            (src, dst),
+                            (t.size + t.header, t.feedback_size),
+                        ) {
+                            rcv.set_ns2_path(p);
+                        }
+                    }
                     AgentKind::TfrcReceiver {
                         tfrc: Box::new(rcv),
                         feedback_size: t.feedback_size,

@@ -69,11 +69,12 @@ pub struct DataPacket {
     /// The sender's RTT estimate (`None` before its first feedback).
     pub rtt: Option<Duration>,
     /// The t_RTO of the sender's throughput equation (RFC 5348 §3.1: 4R; ns-2's `tzero_`
-    /// with [`Ns2Compat::tcp_rto_in_equation`]); `None` before its first feedback. Not in
-    /// RFC 5348's header; ns-2 carries `tzero_` and only
+    /// with [`Ns2Compat::tcp_rto_in_equation`]); zero before its first feedback (ns-2's
+    /// `tzero_` is 0 then too). Not in RFC 5348's header; ns-2 carries `tzero_` and only
     /// [`Ns2Compat::first_seed_by_b_to_p`] reads it (the receiver's seed of the first loss
-    /// interval).
-    pub t_rto: Option<Duration>,
+    /// interval). A plain `Duration`, not an `Option`, so that [`DataPacket::ns2_frac`] fits
+    /// in the engine's 128-byte packet slot.
+    pub t_rto: Duration,
     /// ECN Congestion Experienced, set by the network (the sender sends `false`).
     pub ecn_ce: bool,
     /// The sender's feedback round: feedback packets received plus nofeedback-timer
@@ -84,6 +85,23 @@ pub struct DataPacket {
     /// the first). Not in RFC 5348; only [`Ns2Compat::report_at_arrival`] reads it (the
     /// receiver then reports at this packet's arrival).
     pub urgent: bool,
+    /// ns-2 option [`Ns2Compat::double_clock_report_ties`]: the parts below the nanosecond of
+    /// the send instant's and the RTT's doubles as ns-2 computes them (zero when the option
+    /// is off). Not in RFC 5348's header.
+    pub ns2_frac: Ns2Frac,
+}
+
+/// The sub-nanosecond parts of two doubles a [`DataPacket`] carries for
+/// [`Ns2Compat::double_clock_report_ties`]: `x − n/10⁹` for the double `x` whose nearest
+/// nanosecond `n` the packet carries (`send`: [`DataPacket::send_time`], the sender's
+/// send-timer shadow of [`Ns2Compat::double_clock_ties`]; `rtt`: [`DataPacket::rtt`], the
+/// sender's R), in units of 2⁻⁶⁰ s ([`ns2::frac_of`], [`ns2::with_frac`]): exact for any
+/// double of at least 2⁻⁸ s (3.9 ms), whose ulp is a multiple of the unit. Two `i32`s, not
+/// two `f64`s, so the packet slot stays 128 bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ns2Frac {
+    pub send: i32,
+    pub rtt: i32,
 }
 
 /// A feedback packet (RFC 5348 §3.2.2): "the timestamp of the last data packet received

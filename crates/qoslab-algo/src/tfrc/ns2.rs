@@ -290,6 +290,42 @@
 //!     off in [`Ns2Compat::ns2`]. Option: [`Ns2Compat::double_clock_rtt_sample`] (sender;
 //!     session 16, finding 54).
 //!
+//! 27. **The report timer and the arrivals on ns-2's double clock** (`tcp/tfrc-sink.cc`
+//!     `nextpkt()`: `nack_timer_.resched(1.5*rtt_/NumFeedback_)` after every report and every
+//!     expiry, `rtt_` the double the last new packet carried, `recv()`: `rtt_ =
+//!     tfrch->rtt`; `common/timer-handler.cc` / `common/scheduler.cc`: due at `clock() +
+//!     delay`, equal doubles in insertion order; `link/delay.cc`: an arrival is scheduled
+//!     `txt + delay_` after the last link's start). At TFRC-SP's one-packet-per-RTT floor a
+//!     data packet often arrives at the sink's timer's instant in exact arithmetic; ns-2 then
+//!     orders the two by the last bits of two doubles reached along different paths, and with
+//!     the timer first a non-urgent arrival revealing a loss event sends its own report at the
+//!     same instant, queued behind the timer's (ns-2.35, B.2 b = 0.02, 10 seeds: 354 arrivals
+//!     equal to the timer's instant to 1e-12 s, the timer first at 194, two reports at one
+//!     instant 61 times, seen as RTT samples 320 ns above the base; finding 54, session 16).
+//!     Ours in integer nanoseconds tied 1,687 times and option 21 took the arrival first at
+//!     each. The receiver keeps the doubles of its timer (the report's double plus 1.5 times
+//!     the carried R's double) and of each arrival (the packet's send double plus each
+//!     forward link's `txt + delay_`, [`Ns2PathDelays::arrival`]; queueing as a later
+//!     departure, as in 26), the packet carrying the parts below the nanosecond of its send
+//!     double (the send timer's shadow of 25) and of R ([`DataPacket::ns2_frac`](super::DataPacket::ns2_frac),
+//!     two `i32`s, so the engine's packet stays 128 bytes); at one nanosecond the smaller
+//!     double goes first (equal: the timer, scheduled earlier), the timer's report first and
+//!     the arrival's behind it from the next `on_timeout` at the same instant. ns-2's other
+//!     comparisons of these doubles (`now - last_report_sent >= rtt_`, `est_thput()`'s
+//!     window) are made on them too. Measured (`bench/ns2/seeds/measured/s17-tie_option27.md`;
+//!     loss at the entry, `ca_`'s factor, options 1–26 and 27): same-nanosecond ties 1,054, of
+//!     which 488 equal to 1e-12 s in the doubles, the timer first at 374 of those; reports
+//!     queued 320 ns behind another 79 (ns-2.35 61), flows with a queued RTT sample 98 of 100
+//!     (ns-2.35 92, option 21 43). Not reproduced: ns-2.35 takes the arrival first at every
+//!     tie with an expiry's urgent packet, ours the timer at 109 of 157 (equal or
+//!     one-ulp-apart doubles; the feedback's arrival double on the sender, tried, moves it to
+//!     189). Cells, 100 / 400 seeds: in that configuration B.2 TFRC-SP 14 B at b = 0.02
+//!     −8.7 → −1.8 %, standard 14 B +5.3 → +5.7 %, B.1 p = 0.5 std1460 +5.4 → +6.0 %, sp14
+//!     −4.6 → −3.7 %, std14 +5.8 → +5.9 %; with the scenarios as checked in (the loss on the
+//!     wire, no factor) B.2 TFRC-SP −7.7 → −8.3 % and B.1 sp14 −4.9 → −5.9 % (outside), so it
+//!     is off in [`Ns2Compat::ns2`]. RFC 5348 §6.2 does not order them. Option:
+//!     [`Ns2Compat::double_clock_report_ties`] (receiver; session 17, finding 54).
+//!
 //! 22 and 23 act together, on flows whose first loss is revealed by a packet sent before the
 //! first feedback; with 10's packet at every expiry (also before the first feedback, where
 //! ns-2's timer of 2·s/X = 93 ms for 14-B packets at 300 B/s expires before a feedback can
@@ -551,6 +587,20 @@ pub struct Ns2Compat {
     /// packet and a nofeedback expiry due at one instant. Off (RFC 5348 §4.3): `(t_now −
     /// t_recvdata) − t_delay` in exact integer nanoseconds.
     pub double_clock_rtt_sample: bool,
+    /// Receiver, with [`Ns2Compat::report_at_arrival`]: ns-2's double clock at the report
+    /// timer (module docs, 27). The receiver keeps the double of its 1.5·`rtt_` timer
+    /// (`tcp/tfrc-sink.cc` `nextpkt()`: `nack_timer_.resched(1.5*rtt_)` at the report's
+    /// double, `rtt_` the double the last new packet carried) and of each data arrival (the
+    /// packet's send double, [`DataPacket::ns2_frac`], plus each forward link's `txt +
+    /// delay_` of [`Ns2PathDelays`], [`Receiver::set_ns2_path`](super::Receiver::set_ns2_path)),
+    /// and when both fall on one nanosecond takes them in the order of the doubles (equal:
+    /// the one scheduled earlier first, `common/scheduler.cc`); with the timer first, a
+    /// non-urgent arrival revealing a loss event then sends its own report at the same
+    /// instant, behind the timer's. ns-2's other comparisons of these doubles (`recv()`:
+    /// `now - last_report_sent >= rtt_`; `est_thput()`) are made on them too. Replaces
+    /// [`Ns2Compat::report_timer_after_arrival`]'s rule (the arrival always first) where
+    /// it is on. Off: the integer nanoseconds, and 21's rule.
+    pub double_clock_report_ties: bool,
 }
 
 impl Ns2Compat {
@@ -582,6 +632,7 @@ impl Ns2Compat {
         first_seed_by_b_to_p: false,
         double_clock_ties: false,
         double_clock_rtt_sample: false,
+        double_clock_report_ties: false,
     };
     /// ns-2's default behaviour for all of them.
     pub fn ns2() -> Self {
@@ -613,6 +664,9 @@ impl Ns2Compat {
             double_clock_ties: true,
             // Off: measured, it moves the B.1 / B.2 cells away from ns-2.35 (module docs, 26).
             double_clock_rtt_sample: false,
+            // Off: measured, it moves the cells of the scenarios as checked in away from
+            // ns-2.35 (module docs, 27).
+            double_clock_report_ties: false,
         }
     }
 }
@@ -632,6 +686,7 @@ pub struct Ns2PathDelays {
     rev: [f64; NS2_PATH_HOPS],
     n_rev: usize,
     base: crate::Duration,
+    fwd_base: crate::Duration,
 }
 
 impl Ns2PathDelays {
@@ -651,6 +706,7 @@ impl Ns2PathDelays {
             rev: [0.0; NS2_PATH_HOPS],
             n_rev: rev.len(),
             base,
+            fwd_base: crate::Duration::ZERO,
         };
         p.fwd[..fwd.len()].copy_from_slice(fwd);
         p.rev[..rev.len()].copy_from_slice(rev);
@@ -660,6 +716,35 @@ impl Ns2PathDelays {
     /// The engine's base RTT of the path (integer nanoseconds).
     pub fn base(&self) -> crate::Duration {
         self.base
+    }
+
+    /// The same path with the engine's one-way base delay of the forward direction (integer
+    /// nanoseconds), against which [`Ns2PathDelays::arrival`]'s queueing is measured.
+    pub fn with_fwd_base(mut self, fwd: crate::Duration) -> Self {
+        self.fwd_base = fwd;
+        self
+    }
+
+    /// The engine's one-way base delay of the forward direction (zero unless set by
+    /// [`Ns2PathDelays::with_fwd_base`]).
+    pub fn fwd_base(&self) -> crate::Duration {
+        self.fwd_base
+    }
+
+    /// ns-2's arrival double of a data packet sent at the double `ts` that waited `queued`
+    /// seconds in queues (taken as a later departure, as in [`Ns2PathDelays::rtt_sample`]):
+    /// `((ts + queued) + d1) + d2 ...` (`link/delay.cc`: each link schedules the next node's
+    /// `recv()` `txt + delay_` after the clock). Also returns the clock at which ns-2
+    /// scheduled the arrival (the last link's start), which orders equal doubles
+    /// (`common/scheduler.cc`: insertion order).
+    pub fn arrival(&self, ts: f64, queued: f64) -> (f64, f64) {
+        let mut t = ts + queued;
+        let mut sched = t;
+        for d in &self.fwd[..self.n_fwd] {
+            sched = t;
+            t += d;
+        }
+        (t, sched)
     }
 
     /// ns-2's RTT sample (`tcp/tfrc.cc` `recv()`: `now - (timestamp_echo +
@@ -680,6 +765,28 @@ impl Ns2PathDelays {
         }
         t - (ts + offset)
     }
+}
+
+/// The unit of [`Ns2Frac`](super::Ns2Frac): 2⁻⁶⁰ s (the ulp of doubles in [2⁻⁸, 2⁻⁷) s).
+const FRAC_UNIT: f64 = 1.0 / (1u64 << 60) as f64;
+
+/// [`Ns2Frac`](super::Ns2Frac)'s part of the double `x` below the nanosecond `n` a packet
+/// carries for it: `x − n/10⁹` (exact by Sterbenz's lemma when both are near each other)
+/// in units of 2⁻⁶⁰ s, rounded (exact when `x` and `n/10⁹` are at least 2⁻⁸ s), saturated
+/// to `i32` (|x − n/10⁹| ≤ 1.8 ns; a nanosecond is 1.15·10⁹ units).
+pub fn frac_of(x: f64, n: u64) -> i32 {
+    let k = libm::round((x - n as f64 / 1e9) / FRAC_UNIT);
+    if k.is_nan() {
+        0
+    } else {
+        k.clamp(i32::MIN as f64, i32::MAX as f64) as i32
+    }
+}
+
+/// The double a packet's nanosecond `n` and its [`frac_of`] part `k` stand for: `n/10⁹ +
+/// k·2⁻⁶⁰` (`x` itself when [`frac_of`] was exact).
+pub fn with_frac(n: u64, k: i32) -> f64 {
+    n as f64 / 1e9 + k as f64 * FRAC_UNIT
 }
 
 /// ns-2's ceiling on the equation's rate, bytes per second (`tcp/formula.h` `MAXRATE`).
@@ -876,6 +983,40 @@ mod tests {
     }
 
     #[test]
+    fn frac_rebuilds_a_double_from_its_nanosecond() {
+        // Doubles of at least 2^-8 s come back exactly from (nanosecond, frac).
+        let mut x = 0.004;
+        while x < 600.0 {
+            for y in [x, x + 1e-10, x + 3.3e-10, x - 4.9e-10] {
+                let n = crate::Time::from_secs_f64(y).as_nanos();
+                assert_eq!(with_frac(n, frac_of(y, n)), y, "{y}");
+            }
+            x = x * 1.37 + 0.0011;
+        }
+        // The sender's R of the B.1 / B.2 path, and a send-timer shadow at 100 s.
+        let r = 0.24000068800000918;
+        let n = crate::Duration::from_secs_f64(r).as_nanos();
+        assert_eq!(with_frac(n, frac_of(r, n)), r);
+        assert_eq!(frac_of(100.0, 100_000_000_000), 0);
+        assert_eq!(frac_of(f64::NAN, 1), 0);
+    }
+
+    #[test]
+    fn ns2_path_arrival_adds_the_forward_links_in_turn() {
+        let base = crate::Duration(240_000_688);
+        let p = Ns2PathDelays::new(&[0.01, 0.02], &[0.03], base)
+            .unwrap()
+            .with_fwd_base(crate::Duration(30_000_000));
+        assert_eq!(p.fwd_base(), crate::Duration(30_000_000));
+        // (t, the clock at which the last link scheduled it).
+        assert_eq!(p.arrival(7.0, 0.0), ((7.0 + 0.01) + 0.02, 7.0 + 0.01));
+        assert_eq!(
+            p.arrival(7.0, 3e-7),
+            (((7.0 + 3e-7) + 0.01) + 0.02, (7.0 + 3e-7) + 0.01)
+        );
+    }
+
+    #[test]
     fn presets() {
         assert_eq!(Ns2Compat::default(), Ns2Compat::RFC);
         let n = Ns2Compat::ns2();
@@ -887,6 +1028,7 @@ mod tests {
         assert!(n.report_timer_after_arrival && !Ns2Compat::RFC.report_timer_after_arrival);
         assert!(n.double_clock_ties && !Ns2Compat::RFC.double_clock_ties);
         assert!(!n.double_clock_rtt_sample && !Ns2Compat::RFC.double_clock_rtt_sample);
+        assert!(!n.double_clock_report_ties && !Ns2Compat::RFC.double_clock_report_ties);
         let r = Ns2Compat::RFC;
         assert!(!r.loss_at_first_later_packet && !r.sp_ns2_short_counting && !r.recv_limit_floor);
         assert!(!r.idle_report_after_arrival && !r.recv_limit_latest_report && !r.gradual_increase);

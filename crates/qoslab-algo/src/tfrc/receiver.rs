@@ -48,6 +48,13 @@
 //!   over R): option [`Ns2Compat::report_at_arrival`] (session 12). The timer is armed by a
 //!   report made with an RTT only, not by the first packet carrying one: option
 //!   [`Ns2Compat::report_timer_armed_by_report`].
+//! - **The order of the report timer and an arrival at one instant**: ns-2 compares two
+//!   doubles (the timer's `clock + 1.5·rtt_`, the arrival's send double plus the links'
+//!   `txt + delay_`); option [`Ns2Compat::report_timer_after_arrival`] takes the arrival
+//!   first, option [`Ns2Compat::double_clock_report_ties`] keeps ns-2's doubles (the
+//!   packet's [`DataPacket::ns2_frac`], the path from [`Receiver::set_ns2_path`]) and
+//!   orders by them, sending two reports at one instant when the timer goes first and the
+//!   arrival reveals a loss event (session 17).
 //! - **Loss events** use the sender's feedback round (`PreciseLoss_`):
 //!   [`Ns2Compat::loss_event_needs_new_round`], read from [`DataPacket::round`].
 
@@ -55,7 +62,7 @@ use std::collections::VecDeque;
 
 use super::equation::loss_rate_for_throughput;
 use super::loss_history::{LossHistory, LossHistoryParams};
-use super::ns2::ns2_b_to_p;
+use super::ns2::{ns2_b_to_p, with_frac, Ns2PathDelays};
 use super::{DataPacket, Feedback, Ns2Compat, SmallPacketParams};
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
@@ -77,6 +84,8 @@ pub struct ReceiverParams {
     ns2_timer_armed_by_report: bool,
     /// ns-2 option [`Ns2Compat::first_seed_by_b_to_p`].
     ns2_seed_b_to_p: bool,
+    /// ns-2 option [`Ns2Compat::double_clock_report_ties`] (with `ns2_report_at_arrival`).
+    ns2_report_ties: bool,
 }
 
 impl ReceiverParams {
@@ -100,6 +109,7 @@ impl ReceiverParams {
             ns2_seed_one_without_rtt: false,
             ns2_timer_armed_by_report: false,
             ns2_seed_b_to_p: false,
+            ns2_report_ties: false,
         })
     }
     /// Standard TFRC with RFC 5348 defaults.
@@ -113,6 +123,7 @@ impl ReceiverParams {
             ns2_seed_one_without_rtt: false,
             ns2_timer_armed_by_report: false,
             ns2_seed_b_to_p: false,
+            ns2_report_ties: false,
         }
     }
     /// TFRC-SP: short-interval rule and nominal segment size from `sp`.
@@ -126,6 +137,7 @@ impl ReceiverParams {
             ns2_seed_one_without_rtt: false,
             ns2_timer_armed_by_report: false,
             ns2_seed_b_to_p: false,
+            ns2_report_ties: false,
         }
     }
     /// The same settings with the receiver-side ns-2 behaviour of `ns2` switched on
@@ -134,7 +146,10 @@ impl ReceiverParams {
         self.history = self.history.with_ns2(ns2);
         self.ns2_idle_report = ns2.idle_report_after_arrival;
         self.ns2_report_at_arrival = ns2.report_at_arrival;
-        self.ns2_timer_after_arrival = ns2.report_at_arrival && ns2.report_timer_after_arrival;
+        // Option 27 decides the order at a tie itself, from the same yield as 21.
+        self.ns2_timer_after_arrival = ns2.report_at_arrival
+            && (ns2.report_timer_after_arrival || ns2.double_clock_report_ties);
+        self.ns2_report_ties = ns2.report_at_arrival && ns2.double_clock_report_ties;
         self.ns2_seed_one_without_rtt = ns2.first_seed_without_rtt_is_one;
         self.ns2_timer_armed_by_report = ns2.report_at_arrival && ns2.report_timer_armed_by_report;
         self.ns2_seed_b_to_p = ns2.first_seed_by_b_to_p;
@@ -211,6 +226,19 @@ pub struct Receiver {
     /// The last feedback was sent at the arrival instant of the last data packet (ns-2
     /// idle-report option).
     fb_at_arrival: bool,
+    /// ns-2 option `double_clock_report_ties` (all unused when it is off): the path's
+    /// forward delays; the doubles of the report timer's deadline and of the clock at which
+    /// it was scheduled, of the last report, of the event being handled (an arrival's or the
+    /// timer's) and of `rtt_`; the doubles of `arrivals`; and an arrival's report held
+    /// behind the timer's at one instant (sent by the next `on_timeout`).
+    ns2_path: Option<Ns2PathDelays>,
+    sh_deadline: f64,
+    sh_deadline_set: f64,
+    sh_report: f64,
+    sh_clock: f64,
+    sh_rtt: f64,
+    arrivals_d: VecDeque<f64>,
+    pending: Option<(Time, Feedback)>,
     stats: ReceiverStats,
 }
 
@@ -235,6 +263,14 @@ impl Receiver {
             idle_expired: false,
             seed_p: None,
             fb_at_arrival: false,
+            ns2_path: None,
+            sh_deadline: f64::INFINITY,
+            sh_deadline_set: 0.0,
+            sh_report: 0.0,
+            sh_clock: 0.0,
+            sh_rtt: 0.0,
+            arrivals_d: VecDeque::new(),
+            pending: None,
             stats: ReceiverStats::default(),
         }
     }
@@ -254,17 +290,98 @@ impl Receiver {
     }
     /// The feedback timer's deadline (None: not armed, before an RTT is known).
     pub fn poll_timeout(&self) -> Option<Time> {
+        if let Some((t, _)) = self.pending {
+            return Some(t);
+        }
         (!self.deadline.is_never()).then_some(self.deadline)
+    }
+
+    /// ns-2 option [`Ns2Compat::double_clock_report_ties`]: the flow's path as ns-2's links
+    /// delay its packets (the forward delays and the forward base delay,
+    /// [`Ns2PathDelays::with_fwd_base`]); without it an arrival's double is the double
+    /// nearest its nanosecond.
+    pub fn set_ns2_path(&mut self, path: Ns2PathDelays) {
+        self.ns2_path = Some(path);
+    }
+
+    /// Option `double_clock_report_ties`: ns-2's double of this arrival at `now`, and the
+    /// clock at which ns-2 scheduled it (the last link's start).
+    fn arrival_double(&self, now: Time, pkt: &DataPacket) -> (f64, f64) {
+        match &self.ns2_path {
+            Some(path) => {
+                let ts = with_frac(pkt.send_time.as_nanos(), pkt.ns2_frac.send);
+                let queued = now
+                    .saturating_since(pkt.send_time)
+                    .saturating_sub(path.fwd_base())
+                    .as_secs_f64_exact();
+                path.arrival(ts, queued)
+            }
+            None => {
+                let t = now.as_nanos() as f64 / 1e9;
+                (t, t)
+            }
+        }
+    }
+
+    /// At least R since the last report (`tcp/tfrc-sink.cc` `recv()` / `est_thput()`: `now -
+    /// last_report_sent >= rtt_`; with option `double_clock_report_ties` in ns-2's doubles).
+    fn r_since_report(&self, now: Time, r: Duration) -> bool {
+        if self.params.ns2_report_ties {
+            self.sh_clock - self.sh_report >= self.sh_rtt
+        } else {
+            now.saturating_since(self.window_start) >= r
+        }
     }
 
     /// A data packet arrived at `now`. Returns the feedback to send now, if any.
     pub fn on_packet(&mut self, now: Time, pkt: &DataPacket) -> Option<Feedback> {
+        if !self.params.ns2_report_ties {
+            return self.packet(now, pkt);
+        }
+        // ns-2 option double_clock_report_ties: a report still held behind a timer's goes
+        // first (not reached in a simulation: two arrivals at one nanosecond).
+        let held = self.pending.take().map(|(_, fb)| fb);
+        let (a, a_set) = self.arrival_double(now, pkt);
+        // common/scheduler.cc: the earlier double first; equal doubles in the order they
+        // were scheduled. A timer already late (not called at its instant) goes first.
+        let timer_first = !self.deadline.is_never()
+            && now >= self.deadline
+            && (now > self.deadline
+                || self.sh_deadline < a
+                || (self.sh_deadline == a && self.sh_deadline_set <= a_set));
+        let timer_fb = if timer_first {
+            self.sh_clock = if now == self.deadline {
+                self.sh_deadline
+            } else {
+                now.as_nanos() as f64 / 1e9
+            };
+            self.ns2_timer(now)
+        } else {
+            None
+        };
+        self.sh_clock = a;
+        let fb = self.packet(now, pkt);
+        // Two reports at one instant (tfrc-sink.cc: the timer's sendpkt(), then the
+        // arrival's, at one clock): the first now, the second behind it from on_timeout.
+        let mut out = held.into_iter().chain(timer_fb).chain(fb);
+        let first = out.next();
+        if let Some(next) = out.next() {
+            self.pending = Some((now, next));
+        }
+        first
+    }
+
+    fn packet(&mut self, now: Time, pkt: &DataPacket) -> Option<Feedback> {
         self.stats.packets += 1;
         self.stats.bytes += pkt.size as u64;
         // RFC 5348 §6.2: X_recv counts the data received.
         self.bytes += pkt.size as u64;
         if let Some(r) = pkt.rtt {
             self.rtt = Some(r);
+            if self.params.ns2_report_ties {
+                // tcp/tfrc-sink.cc recv(): rtt_ = tfrch->rtt, the sender's double.
+                self.sh_rtt = with_frac(r.as_nanos(), pkt.ns2_frac.rtt);
+            }
         }
         let out =
             self.history
@@ -277,6 +394,13 @@ impl Receiver {
                     self.arrivals.pop_front();
                 }
                 self.arrivals.push_back(now);
+                if self.params.ns2_report_ties {
+                    // tcp/tfrc-sink.cc recv(): rtvec_[seqno%hsz] = now, the arrival's double.
+                    if self.arrivals_d.len() == ARRIVALS {
+                        self.arrivals_d.pop_front();
+                    }
+                    self.arrivals_d.push_back(self.sh_clock);
+                }
                 self.pkts_since_report += 1;
             }
         }
@@ -294,6 +418,8 @@ impl Receiver {
         }
         if self.deadline.is_never() && !self.params.ns2_timer_armed_by_report {
             self.deadline = now + self.rtt.unwrap_or(Duration::ZERO);
+            self.sh_deadline = self.deadline.as_nanos() as f64 / 1e9;
+            self.sh_deadline_set = self.sh_clock;
         }
         if self.params.ns2_report_at_arrival {
             // ns-2 option (tfrc-sink.cc recv(): congestionEvent, or UrgentFlag once rtt_ has
@@ -302,7 +428,7 @@ impl Receiver {
             if out.new_loss_events > 0 {
                 return Some(self.feedback(now, FeedbackReason::LossRateIncreased));
             }
-            if pkt.urgent || now.saturating_since(self.window_start) >= r {
+            if pkt.urgent || self.r_since_report(now, r) {
                 return Some(self.feedback(now, FeedbackReason::AfterIdleTimer));
             }
             return None;
@@ -323,6 +449,12 @@ impl Receiver {
     /// the same instant after the data packets arriving then (the engine re-arms the timer
     /// at `now`, behind the events already queued for it).
     pub fn on_timeout(&mut self, now: Time) -> Option<Feedback> {
+        if let Some((t, fb)) = self.pending {
+            if now >= t {
+                self.pending = None;
+                return Some(fb);
+            }
+        }
         if self.deadline.is_never() || now < self.deadline {
             return None;
         }
@@ -330,27 +462,17 @@ impl Receiver {
             self.yielded = self.deadline;
             return None;
         }
-        let r = self.rtt.unwrap_or(Duration::ZERO);
         if self.params.ns2_report_at_arrival {
-            // ns-2 option (tfrc-sink.cc nextpkt()/sendpkt(): the nack timer runs 1.5·rtt_
-            // after every report and reports if last_arrival_ >= last_report_sent).
-            let due = now + ns2_nack_interval(r);
-            if self.bytes > 0 {
-                let fb = self.feedback(now, FeedbackReason::Timer);
-                self.deadline = due;
-                return Some(fb);
-            }
-            if self.params.ns2_idle_report && self.fb_at_arrival {
-                let one_pkt = self.last_size as f64;
-                let mut fb = self.feedback(now, FeedbackReason::Timer);
-                fb.x_recv = one_pkt;
-                self.deadline = due;
-                return Some(fb);
-            }
-            self.stats.idle_timer_expiries += 1;
-            self.deadline = due;
-            return None;
+            // Option double_clock_report_ties: the timer's own double (on time), else the
+            // nearest double.
+            self.sh_clock = if now == self.deadline {
+                self.sh_deadline
+            } else {
+                now.as_nanos() as f64 / 1e9
+            };
+            return self.ns2_timer(now);
         }
+        let r = self.rtt.unwrap_or(Duration::ZERO);
         if self.bytes > 0 {
             return Some(self.feedback(now, FeedbackReason::Timer));
         }
@@ -379,6 +501,40 @@ impl Receiver {
         None
     }
 
+    /// ns-2 option [`Ns2Compat::report_at_arrival`]: the nack timer expires at `now`
+    /// (`tcp/tfrc-sink.cc` `TfrcNackTimer::expire()` calls `nextpkt(-1)`: `sendpkt()` reports
+    /// if `last_arrival_ >= last_report_sent`, and the timer runs 1.5·`rtt_` again whether
+    /// or not it reported). With `double_clock_report_ties`, `sh_clock` is the timer's
+    /// double.
+    fn ns2_timer(&mut self, now: Time) -> Option<Feedback> {
+        let r = self.rtt.unwrap_or(Duration::ZERO);
+        let fb = if self.bytes > 0 {
+            Some(self.feedback(now, FeedbackReason::Timer))
+        } else if self.params.ns2_idle_report && self.fb_at_arrival {
+            let one_pkt = self.last_size as f64;
+            let mut fb = self.feedback(now, FeedbackReason::Timer);
+            fb.x_recv = one_pkt;
+            Some(fb)
+        } else {
+            self.stats.idle_timer_expiries += 1;
+            None
+        };
+        self.arm_ns2_timer(now, r);
+        fb
+    }
+
+    /// ns-2's `nack_timer_.resched(1.5*rtt_)` at `now` (with `double_clock_report_ties`: at
+    /// the double `sh_clock`, the deadline that double's nanosecond).
+    fn arm_ns2_timer(&mut self, now: Time, r: Duration) {
+        if self.params.ns2_report_ties {
+            self.sh_deadline = self.sh_clock + 1.5 * self.sh_rtt;
+            self.sh_deadline_set = self.sh_clock;
+            self.deadline = Time::from_secs_f64(self.sh_deadline).max(now);
+        } else {
+            self.deadline = now + ns2_nack_interval(r);
+        }
+    }
+
     /// X_recv in data bytes per second over the current window (see the module docs).
     fn x_recv(&self, now: Time) -> f64 {
         let elapsed = now.saturating_since(self.window_start);
@@ -389,7 +545,30 @@ impl Receiver {
             // packets that arrived within rtt_ before the latest arrival, over rtt_; one
             // packet per second when that count is zero.
             let s = self.last_size as f64;
-            let pps = if elapsed >= r {
+            let pps = if self.params.ns2_report_ties {
+                // Option double_clock_report_ties: the same in ns-2's doubles.
+                let since = self.sh_clock - self.sh_report;
+                if since >= self.sh_rtt {
+                    if self.pkts_since_report > 0 {
+                        self.pkts_since_report as f64 / since
+                    } else {
+                        1.0
+                    }
+                } else {
+                    let last = self.arrivals_d.back().copied().unwrap_or(0.0);
+                    let n = self
+                        .arrivals_d
+                        .iter()
+                        .rev()
+                        .take_while(|&&t| t + self.sh_rtt > last)
+                        .count();
+                    if n > 0 {
+                        n as f64 / self.sh_rtt
+                    } else {
+                        1.0
+                    }
+                }
+            } else if elapsed >= r {
                 if self.pkts_since_report > 0 {
                     self.pkts_since_report as f64 / elapsed.as_secs_f64()
                 } else {
@@ -440,7 +619,7 @@ impl Receiver {
             // ns-2 option (tfrc-sink.cc adjust_history(): p = b_to_p(est_thput()*psize_,
             // rtt_, tzero_, fsize_, 1); false_sample = (int)(1.0/p); nextpkt(p)).
             let s = self.params.init_segment.unwrap_or(pkt.size.max(1)) as f64;
-            let t_rto = pkt.t_rto.unwrap_or(Duration::ZERO).as_secs_f64();
+            let t_rto = pkt.t_rto.as_secs_f64();
             let p = ns2_b_to_p(x, r.as_secs_f64(), t_rto, s);
             self.history.seed_first_interval((1.0 / p).trunc());
             self.seed_p = Some(p);
@@ -474,11 +653,12 @@ impl Receiver {
         self.idle_expired = false;
         self.fb_at_arrival = now == self.last_data.1;
         // RFC 5348 §6.2: the feedback timer restarts after R (ns-2 option: 1.5 R).
-        self.deadline = match self.rtt {
-            Some(r) if self.params.ns2_report_at_arrival => now + ns2_nack_interval(r),
-            Some(r) => now + r,
-            None => Time::NEVER,
-        };
+        self.sh_report = self.sh_clock;
+        match self.rtt {
+            Some(r) if self.params.ns2_report_at_arrival => self.arm_ns2_timer(now, r),
+            Some(r) => self.deadline = now + r,
+            None => self.deadline = Time::NEVER,
+        }
         self.stats.feedbacks[why as usize] += 1;
         Feedback {
             t_recvdata: self.last_data.0,
@@ -502,10 +682,11 @@ mod tests {
             size: 1000,
             send_time: Time(send_ms * MS),
             rtt: rtt_ms.map(|r| Duration(r * MS)),
-            t_rto: None,
+            t_rto: Duration::ZERO,
             ecn_ce: false,
             round: 0,
             urgent: false,
+            ns2_frac: Default::default(),
         }
     }
 
@@ -628,7 +809,7 @@ mod tests {
         };
         let small = |seq: u64, t: u64| DataPacket {
             size: 14,
-            t_rto: Some(Duration(600 * MS)),
+            t_rto: Duration(600 * MS),
             ..pkt(seq, t, Some(240))
         };
         let sp = SmallPacketParams::rfc4828();
@@ -754,6 +935,86 @@ mod tests {
         let fb = r.on_timeout(Time(150 * MS)).unwrap();
         assert!((fb.x_recv - 1000.0 / 0.15).abs() < 1e-6);
         assert_eq!(r.poll_timeout(), Some(Time(300 * MS)));
+    }
+
+    /// Option 27 (`double_clock_report_ties`): a data packet arrives at the report timer's
+    /// nanosecond; the order is that of ns-2's doubles (the timer's `0.1 + 1.5·0.24`, the
+    /// arrival's send double plus the link's 0.1 s), not option 21's "arrival first".
+    /// Returns the reports at the tie's instant (sent time, echoed send time in ms) and the
+    /// next deadline.
+    fn tie_run(o27: bool, k: i32) -> (Vec<(u64, u64)>, Option<Time>) {
+        let ns2 = Ns2Compat {
+            report_at_arrival: true,
+            idle_report_after_arrival: true,
+            report_timer_after_arrival: true,
+            report_timer_armed_by_report: true,
+            loss_at_first_later_packet: true,
+            double_clock_report_ties: o27,
+            ..Ns2Compat::RFC
+        };
+        let mut r = Receiver::new(ReceiverParams::standard().with_ns2(ns2));
+        r.set_ns2_path(tie_path());
+        let at = Time(460 * MS);
+        // R = 240 ms; packets 0 and 1 sent at 0 and 120 ms arrive 100 ms later; the first
+        // is reported and arms the timer 1.5 R later, at 460 ms.
+        r.on_packet(Time(100 * MS), &pkt(0, 0, Some(240))).unwrap();
+        assert_eq!(r.on_packet(Time(220 * MS), &pkt(1, 120, Some(240))), None);
+        assert_eq!(r.poll_timeout(), Some(at));
+        // Packet 3 (2 is lost: a new loss event) sent at 360 ms + k·2^-60 s arrives at 460 ms.
+        let p3 = DataPacket {
+            ns2_frac: super::super::Ns2Frac { send: k, rtt: 0 },
+            ..pkt(3, 360, Some(240))
+        };
+        let mut got = Vec::new();
+        // The engine calls the timer first (armed at the last report), which yields ...
+        assert_eq!(r.on_timeout(at), None);
+        // ... then the arrival, then the timer again while it is due at this instant.
+        if let Some(fb) = r.on_packet(at, &p3) {
+            got.push((at.0 / MS, fb.t_recvdata.0 / MS));
+        }
+        while r.poll_timeout() == Some(at) {
+            match r.on_timeout(at) {
+                Some(fb) => got.push((at.0 / MS, fb.t_recvdata.0 / MS)),
+                None => break,
+            }
+        }
+        (got, r.poll_timeout())
+    }
+
+    fn tie_path() -> Ns2PathDelays {
+        Ns2PathDelays::new(&[0.1], &[0.1], Duration(200 * MS))
+            .unwrap()
+            .with_fwd_base(Duration(100 * MS))
+    }
+
+    #[test]
+    fn ns2_report_timer_and_arrival_at_one_nanosecond_go_in_the_order_of_the_doubles() {
+        use crate::tfrc::ns2::with_frac;
+        // The timer's double (ns-2: the report's clock 0.1 plus 1.5*rtt_) and the k whose
+        // arrival double equals it (ulp of 0.36 s: 2^-54 s = 64 units of 2^-60 s).
+        let timer = 0.1 + 1.5 * 0.24;
+        let arrival = |k: i32| tie_path().arrival(with_frac(360 * MS, k), 0.0).0;
+        let k_eq = (-200..=200)
+            .map(|i| i * 64)
+            .find(|&k| arrival(k) == timer)
+            .expect("an arrival double equal to the timer's");
+        let (late, early) = (k_eq + 640, k_eq - 640);
+        assert!(arrival(late) > timer && arrival(early) < timer);
+        for k in [late, k_eq, early] {
+            assert_eq!(Time::from_secs_f64(arrival(k)), Time(460 * MS));
+        }
+        // The timer's double earlier: it reports first (echoing packet 1, sent at 120 ms),
+        // then the arrival revealing the loss sends its own report at the same instant
+        // (tfrc-sink.cc: two sendpkt() at one clock), and the timer runs 1.5 R from there.
+        let (got, next) = tie_run(true, late);
+        assert_eq!(got, vec![(460, 120), (460, 360)]);
+        assert_eq!(next, Some(Time(820 * MS)));
+        // Equal doubles: the timer was scheduled first (at 0.1 s, the arrival at 0.36 s).
+        assert_eq!(tie_run(true, k_eq).0, vec![(460, 120), (460, 360)]);
+        // The arrival's double earlier: one report, the arrival's.
+        assert_eq!(tie_run(true, early).0, vec![(460, 360)]);
+        // Option 21 alone: the arrival first whatever the doubles.
+        assert_eq!(tie_run(false, late).0, vec![(460, 360)]);
     }
 
     #[test]

@@ -140,8 +140,8 @@
 //!   `voip_max_pkt_rate_` = 100 packets/s (10 ms, as here).
 
 use super::equation::{throughput, throughput_capped, throughput_general, DEFAULT_B, T_RTO_FACTOR};
-use super::ns2::Ns2PathDelays;
-use super::{DataPacket, Feedback, Ns2Compat, Ns2Rto, Variant};
+use super::ns2::{frac_of, Ns2PathDelays};
+use super::{DataPacket, Feedback, Ns2Compat, Ns2Frac, Ns2Rto, Variant};
 use crate::error::ConfigError;
 use crate::time::{Duration, Time};
 use crate::units::Rate;
@@ -677,10 +677,11 @@ impl Sender {
             size: self.params.segment_size,
             send_time: now,
             rtt: self.rtt(),
-            t_rto: self.t_rto(),
+            t_rto: self.t_rto().unwrap_or(Duration::ZERO),
             ecn_ce: false,
             round: self.round,
             urgent: self.urgent,
+            ns2_frac: self.ns2_frac(clock, now),
         };
         self.next_seq += 1;
         if self.backlogged() {
@@ -704,6 +705,23 @@ impl Sender {
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += self.params.segment_size as u64;
         Some(pkt)
+    }
+
+    /// ns-2 option [`Ns2Compat::double_clock_report_ties`]: the parts below the nanosecond of
+    /// this send's double `clock` (the send timer's shadow with
+    /// [`Ns2Compat::double_clock_ties`], else the double nearest `now`) and of R, which the
+    /// receiver rebuilds as ns-2 carries them (`tcp/tfrc.cc` `sendpkt()`: `timestamp` and
+    /// `rtt`).
+    fn ns2_frac(&self, clock: f64, now: Time) -> Ns2Frac {
+        if !self.params.ns2.double_clock_report_ties {
+            return Ns2Frac::default();
+        }
+        Ns2Frac {
+            send: frac_of(clock, now.as_nanos()),
+            rtt: self
+                .r
+                .map_or(0, |r| frac_of(r, Duration::from_secs_f64(r).as_nanos())),
+        }
     }
 
     /// ns-2 option [`Ns2Compat::nofeedback_idle_needs_no_data`]: is the sender short of
