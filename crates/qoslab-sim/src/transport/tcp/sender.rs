@@ -1144,7 +1144,7 @@ impl TcpSender {
 
     /// New data under the standard window (+ the RFC 3042 allowance): the tail of
     /// [`Self::poll_transmit_general`].
-    #[inline]
+    #[inline(always)]
     fn poll_new_data(&mut self, now: Time) -> Option<Segment> {
         let cwnd = self.cwnd();
         let len = self.new_data_len()?;
