@@ -165,7 +165,7 @@ impl TcpReceiver {
 
     /// [`Self::on_segment_ce`] in every case.
     #[inline(never)]
-    fn on_segment_general(&mut self, now: Time, seg: &Segment, ce: bool) -> Option<Ack> {
+    pub(super) fn on_segment_general(&mut self, now: Time, seg: &Segment, ce: bool) -> Option<Ack> {
         self.stats.segments += 1;
         if self.ecn {
             // RFC 3168 §6.1.3: ECE on every ACK until a CWR packet arrives ...

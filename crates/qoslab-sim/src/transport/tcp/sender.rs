@@ -555,7 +555,7 @@ impl TcpSender {
 
     /// [`Self::on_ack`] for every ACK.
     #[inline(never)]
-    fn on_ack_general(&mut self, now: Time, ack: &Ack) {
+    pub(super) fn on_ack_general(&mut self, now: Time, ack: &Ack) {
         self.stats.acks += 1;
         if ack.ack > self.snd_max {
             // RFC 9293 §3.10.7.4: an ACK for something not yet sent is ignored.
