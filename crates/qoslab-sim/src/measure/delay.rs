@@ -278,8 +278,10 @@ impl DelayMeasure {
         }
     }
 
-    /// Data packet `p` reached its destination node at `now`.
-    #[inline]
+    /// Data packet `p` reached its destination node at `now`. (Inlined into the engine's
+    /// delivery, which holds the packet already: as a call it cost about 15 instructions
+    /// per data packet of 81, issue 13 session 17.)
+    #[inline(always)]
     pub fn on_deliver(&mut self, p: &Packet, now: Time) {
         let d = now.0 - p.sent_at.0;
         let f = &mut self.flows[p.flow as usize];

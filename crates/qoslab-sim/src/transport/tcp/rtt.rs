@@ -80,6 +80,9 @@ pub struct RttEstimator {
     max_rto: Duration,
     /// The last measurement fed in, before any quantisation (`measure::delay`).
     last_sample: Option<Duration>,
+    /// [`Self::rto`], recomputed whenever `base_rto` or `backoff` changes (the sender reads
+    /// it on every ACK that restarts the timer; issue 13 session 17).
+    rto: Duration,
 }
 
 /// RFC 6298 (2.2): K = 4.
@@ -87,7 +90,7 @@ const K: u64 = 4;
 
 impl RttEstimator {
     pub fn new(initial_rto: Duration, min_rto: Duration, max_rto: Duration, g: Duration) -> Self {
-        RttEstimator {
+        let mut e = RttEstimator {
             ns2: None,
             srtt: None,
             rttvar: Duration::ZERO,
@@ -98,19 +101,24 @@ impl RttEstimator {
             min_rto,
             max_rto,
             last_sample: None,
-        }
+            rto: Duration::ZERO,
+        };
+        e.rto = e.compute_rto();
+        e
     }
 
     /// ns-2's timer (module doc, "ns-2 timer"). `g` is `tcpTick_`; zero is taken as 1 ns.
     pub fn ns2(initial_rto: Duration, min_rto: Duration, max_rto: Duration, g: Duration) -> Self {
-        RttEstimator {
+        let mut e = RttEstimator {
             ns2: Some(Ns2Ticks {
                 srtt8: 0,
                 rttvar4: 0,
             }),
             g: g.max(Duration(1)),
             ..RttEstimator::new(initial_rto, min_rto, max_rto, g)
-        }
+        };
+        e.rto = e.compute_rto();
+        e
     }
 
     /// Feeds one RTT measurement `r` (already known to be Karn-valid) and collapses any
@@ -146,6 +154,7 @@ impl RttEstimator {
             self.rttvar = Duration(t.rttvar4 as u64 * g / 4);
             // newack: t_backoff_ = 1 when the timed segment is acknowledged.
             self.backoff = 0;
+            self.rto = self.compute_rto();
             return;
         }
         let r = self.quantise(r);
@@ -174,6 +183,7 @@ impl RttEstimator {
         self.base_rto = rto.max(self.min_rto).min(self.max_rto);
         // Karn: a valid sample ends the backoff.
         self.backoff = 0;
+        self.rto = self.compute_rto();
     }
 
     /// [`Self::sample`] without ending the backoff (ns-2's `newack` keeps `t_backoff_` while
@@ -182,6 +192,7 @@ impl RttEstimator {
         let b = self.backoff;
         self.sample(r);
         self.backoff = b;
+        self.rto = self.compute_rto();
     }
 
     /// (5.5) The host MUST set RTO <- RTO * 2 ("back off the timer"), bounded by max_rto.
@@ -202,16 +213,25 @@ impl RttEstimator {
                 t.srtt8 = 0;
                 self.srtt = None;
             }
+            self.rto = self.compute_rto();
             return;
         }
         if self.rto() < self.max_rto {
             self.backoff += 1;
         }
+        self.rto = self.compute_rto();
     }
 
     /// The RTO in force: base RTO times 2^backoff, at most `max_rto` (ns-2: then at least
     /// `min_rto` and two ticks).
+    #[inline]
     pub fn rto(&self) -> Duration {
+        debug_assert_eq!(self.rto, self.compute_rto());
+        self.rto
+    }
+
+    /// [`Self::rto`] from `base_rto` and `backoff`.
+    fn compute_rto(&self) -> Duration {
         let shift = self.backoff.min(62);
         let rto = Duration(self.base_rto.0.saturating_mul(1u64 << shift)).min(self.max_rto);
         if self.ns2.is_some() {

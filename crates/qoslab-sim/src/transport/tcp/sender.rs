@@ -339,6 +339,9 @@ pub struct TcpSender {
     /// ns-2 Sack1 `timeout_` (only with `ns2` and SACK): set by a timeout, cleared by the
     /// next ACK that advances SND.UNA; duplicate ACKs in between are ignored.
     ns2_after_rto: bool,
+    /// Neither ECN, nor timestamps, nor SACK (fixed at construction): a new cumulative ACK
+    /// outside recovery takes [`Self::on_ack`]'s short path.
+    plain: bool,
     stats: TcpSenderStats,
 }
 
@@ -401,6 +404,7 @@ impl TcpSender {
             ecn_hold: false,
             ecn_backoff: false,
             ns2_after_rto: false,
+            plain: !p.ecn && !p.timestamps && p.variant != Variant::Sack,
             stats: TcpSenderStats::default(),
         }
     }
@@ -523,7 +527,35 @@ impl TcpSender {
     // ----- ACK processing -----
 
     /// Processes one ACK.
+    ///
+    /// The common case — an ACK that advances SND.UNA (and does not pass SND.MAX), outside
+    /// recovery, for a sender without ECN, timestamps or SACK — is decided here, small
+    /// enough to inline into the engine's delivery: of [`Self::on_ack_general`] it needs
+    /// only the new-ACK processing (no ECN-Echo, no RTT from timestamps, no scoreboard, not
+    /// a duplicate, no ECN hold to release or re-arm); every other ACK goes there.
+    #[inline(always)]
     pub fn on_ack(&mut self, now: Time, ack: &Ack) {
+        if self.plain
+            && self.recovery.is_none()
+            && !self.ecn_hold
+            && ack.ack > self.snd_una
+            && ack.ack <= self.snd_max
+        {
+            self.stats.acks += 1;
+            self.ns2_hold = false;
+            // ns-2 recv_newack_helper: an ACK without ECN-Echo clears ecn_backoff_.
+            self.ecn_backoff = false;
+            let acked = self.new_ack_common(now, ack.ack, false);
+            self.grow_cwnd(acked);
+            self.restart_rto(now, true);
+            return;
+        }
+        self.on_ack_general(now, ack);
+    }
+
+    /// [`Self::on_ack`] for every ACK.
+    #[inline(never)]
+    pub(super) fn on_ack_general(&mut self, now: Time, ack: &Ack) {
         self.stats.acks += 1;
         if ack.ack > self.snd_max {
             // RFC 9293 §3.10.7.4: an ACK for something not yet sent is ignored.
@@ -692,32 +724,8 @@ impl TcpSender {
     /// An ACK that advances SND.UNA to `ackno`; `ece`: it carries an ECN-Echo the sender
     /// honours (then cwnd does not grow).
     fn on_new_ack(&mut self, now: Time, ackno: u64, ece: bool) {
-        let acked = ackno - self.snd_una;
+        let acked = self.new_ack_common(now, ackno, ece);
         let grow = !ece;
-        if let Some((end, t0)) = self.timing {
-            if ackno >= end {
-                if self.ecn_backoff && ece {
-                    // ns-2 newack: no end of the backoff on an ECE at a 1-packet window.
-                    self.rtt.sample_keep_backoff(now.saturating_since(t0));
-                } else {
-                    self.rtt.sample(now.saturating_since(t0));
-                }
-                self.stats.rtt_samples += 1;
-                self.timing = None;
-            }
-        }
-        self.snd_una = ackno;
-        self.snd_nxt = self.snd_nxt.max(ackno);
-        if self.variant == Variant::Sack {
-            // (Only SACK senders keep a scoreboard; the others' is empty.)
-            self.sb.advance(ackno / self.mss);
-        }
-        self.consecutive_rtos = 0;
-        self.ns2_after_rto = false;
-        self.dupacks = 0;
-        self.lt_sent = 0;
-        // ns-2 Reno recv(): any new ACK sets dupwnd_ = 0.
-        self.dupwnd = 0;
         let mut restart_timer = true;
         match self.recovery {
             None if grow => self.grow_cwnd(acked),
@@ -766,10 +774,50 @@ impl TcpSender {
                 }
             },
         }
+        self.restart_rto(now, restart_timer);
+    }
+
+    /// The part of [`Self::on_new_ack`] every new ACK takes: the timed segment's RTT
+    /// sample (RFC 6298 with Karn's rule), SND.UNA advanced to `ackno`, the duplicate-ACK
+    /// and timeout state reset. Returns the bytes newly acknowledged.
+    #[inline(always)]
+    fn new_ack_common(&mut self, now: Time, ackno: u64, ece: bool) -> u64 {
+        let acked = ackno - self.snd_una;
+        if let Some((end, t0)) = self.timing {
+            if ackno >= end {
+                if self.ecn_backoff && ece {
+                    // ns-2 newack: no end of the backoff on an ECE at a 1-packet window.
+                    self.rtt.sample_keep_backoff(now.saturating_since(t0));
+                } else {
+                    self.rtt.sample(now.saturating_since(t0));
+                }
+                self.stats.rtt_samples += 1;
+                self.timing = None;
+            }
+        }
+        self.snd_una = ackno;
+        self.snd_nxt = self.snd_nxt.max(ackno);
+        if self.variant == Variant::Sack {
+            // (Only SACK senders keep a scoreboard; the others' is empty.)
+            self.sb.advance(ackno / self.mss);
+        }
+        self.consecutive_rtos = 0;
+        self.ns2_after_rto = false;
+        self.dupacks = 0;
+        self.lt_sent = 0;
+        // ns-2 Reno recv(): any new ACK sets dupwnd_ = 0.
+        self.dupwnd = 0;
+        acked
+    }
+
+    /// The retransmission timer after a new ACK: off when everything is acknowledged,
+    /// else restarted if `restart`.
+    #[inline(always)]
+    fn restart_rto(&mut self, now: Time, restart: bool) {
         if self.snd_una >= self.snd_max {
             // RFC 6298 (5.2): all outstanding data acknowledged: turn off the timer.
             self.rto_deadline = None;
-        } else if restart_timer {
+        } else if restart {
             // RFC 6298 (5.3): restart the timer so it expires after RTO.
             self.rto_deadline = Some(now + self.rtt.rto());
         }
@@ -1096,18 +1144,23 @@ impl TcpSender {
 
     /// New data under the standard window (+ the RFC 3042 allowance): the tail of
     /// [`Self::poll_transmit_general`].
-    #[inline]
+    #[inline(always)]
     fn poll_new_data(&mut self, now: Time) -> Option<Segment> {
         let cwnd = self.cwnd();
         let len = self.new_data_len()?;
         let end = self.snd_max + len - self.snd_una;
-        let lt_allowance = self.limited_transmit_allowance(|s| {
-            s.recovery.is_none() && (s.variant != Variant::Sack || s.ns2_sack_rto_repair())
-        });
-        if end > cwnd + lt_allowance || end > self.rwnd {
+        if end > self.rwnd {
             return None;
         }
+        // The RFC 3042 allowance matters only beyond cwnd; it is not computed for the
+        // segments the window allows anyway (most calls, issue 13 session 17).
         if end > cwnd {
+            let lt_allowance = self.limited_transmit_allowance(|s| {
+                s.recovery.is_none() && (s.variant != Variant::Sack || s.ns2_sack_rto_repair())
+            });
+            if end > cwnd + lt_allowance {
+                return None;
+            }
             self.lt_sent += len;
             self.stats.limited_transmits += 1;
         }

@@ -180,13 +180,23 @@ impl Wire {
                 let Reverse((_, id)) = self.heap.pop().unwrap();
                 match self.evs[id as usize].take().unwrap() {
                     Ev::Data(seg, ce) => {
-                        if let Some(a) = self.rx.on_segment_ce(self.now, &seg, ce) {
+                        // The receiver's inlined fast path decides as its general path: the
+                        // same ACK and the same state after every segment (issue 13 s17).
+                        let mut general = self.rx.clone();
+                        let ack = self.rx.on_segment_ce(self.now, &seg, ce);
+                        assert_eq!(ack, general.on_segment_general(self.now, &seg, ce));
+                        assert_eq!(format!("{:?}", self.rx), format!("{general:?}"));
+                        if let Some(a) = ack {
                             self.send_ack(a);
                         }
                     }
                     Ev::Ack(a) => {
                         self.log.push(Log::AckIn(self.now, a));
+                        // Likewise the sender's: the same state after every ACK.
+                        let mut general = self.tx.clone();
                         self.tx.on_ack(self.now, &a);
+                        general.on_ack_general(self.now, &a);
+                        assert_eq!(format!("{:?}", self.tx), format!("{general:?}"));
                         // What the sender knows acknowledged, the receiver has delivered.
                         assert!(self.tx.snd_una() <= self.rx.delivered());
                     }
