@@ -1,4 +1,6 @@
-//! The event queue: binary min-heaps ordered by (time, insertion sequence) (`Heap`, below).
+//! The event queue: binary min-heaps ordered by (time, insertion sequence) (`Heap`, below),
+//! and for the pipe heads of networks up to 1,024 links a tournament tree (`Tree`, session
+//! 17, below).
 //! Links keep their in-flight packets in a FIFO pipe and schedule
 //! only its head, so the pending set is about one event per busy link and per agent timer,
 //! not one per packet in flight.
@@ -86,6 +88,33 @@
 //! shift and add lengthen the chain to the next level's load, where the index form has one
 //! `adc`). `pop_before` without the timers' emptiness test (the sentinel's time answering
 //! `until`): +0.7 % / +0.8 % instructions, from the loop's code generation.
+//!
+//! Session 17, branch `s17-tt`: the pipe heads in a **tournament (winner) tree**
+//! (`Tree`) for networks of up to `TREE_MAX_LINKS` (1,024) links, the binary heap kept
+//! above, chosen once per run (`EventQueue::for_links`, from `sim.rs`). The loop had been
+//! found latency-bound (-8.5 % instructions gave -0.8 % CPU time), its hottest instructions
+//! the heap sift's compares, each level's loads waiting on the level above. The tree has a
+//! leaf per slot (a free list hands slots out, so its size follows the pending heads, not
+//! the links: 32 leaves, 5 levels, on the 20-flow bench dumbbells; a link has at most one
+//! pipe head pending, as `Link`'s pipe schedules only its head) and each internal node the
+//! smaller child's key and tag (slot, link). An update walks the fixed leaf-to-root path:
+//! the sibling loads do not depend on any compare, and the compare-and-select is three
+//! dependent instructions (`cmp`, `sbb`, `cmovb`, written as inline assembly: LLVM turned
+//! the plain `if` into a branch). The replace-top protocol is kept (the handed-out top's
+//! slot is overwritten, one walk); the earliest pipe head's key and link are copied into
+//! the queue after each change (`link_top`), so a pop reads them without asking which
+//! structure holds them. Keys are unique, so the pop order, every result and the event
+//! count are unchanged (a proptest against the heap; 26 of 26 runs identical). Measured,
+//! whole `qoslab run -q`: instructions up, RED 699.6 M -> 789.0 M (+12.8 %), drop-tail
+//! 662.3 M -> 752.0 M (+13.5 %), and CPU time down, `perf stat -e task-clock -r 10`, 8
+//! rounds interleaved with `main` on the idle machine: RED 81.5 -> **70.8 ms (-13.1 %)**,
+//! drop-tail 73.8 -> **64.0 ms (-13.3 %)** (medians; a second, disturbed set -8.8 / -9.6 %).
+//! At 10,000 flows (40,004 links: the heap) the run loop is unchanged within its 1 ms
+//! resolution (77-78 ms). Measured and not kept: the tree for every size (20 flows -10 to
+//! -12 %, but the 10,000-flow loop +4-5 %: 11 levels, 96 KB of nodes); the per-push/pop
+//! dispatch between tree and heap without the copied top (only -8 % at 20 flows: the
+//! branches cost 3-5 %); a 4-ary tree (three siblings' minimum beside the chain, one
+//! compare on it per level): +20 % instructions, slower than the binary tree (-5 to -7 %).
 //!
 //! What did pay: popping lazily. `pop` hands out the top entry but leaves it in place,
 //! marked taken; the handler's first `push` then overwrites the top and sifts it down once
@@ -226,6 +255,186 @@ impl Heap {
     }
 }
 
+/// A winner (tournament) tree over slots, for the pipe heads (session 17, branch `s17-tt`):
+/// a leaf per slot holding one entry's key (`NO_KEY` when the slot is free), each internal
+/// node the smaller of its two children's keys with that entry's tag (slot and link). An
+/// update walks the fixed leaf-to-root path: the sibling loads' addresses do not depend on
+/// the compares, and the compare-and-select is branch-free, so the walk is a chain of
+/// compares and conditional moves, not of loads (module documentation).
+///
+/// Nodes are numbered as in a binary heap: the root 1, node `i`'s children `2i` and `2i + 1`,
+/// the leaves `l..2l` (`l` a power of two, doubled when every slot is taken). A link has at
+/// most one pipe head pending, so the slots in use are at most the busy links.
+struct Tree {
+    /// Node keys, `[1, 2l)` (index 0 unused).
+    key: Vec<u128>,
+    /// Node tags: `slot | link << 32` of the entry whose key the node holds.
+    tag: Vec<u64>,
+    /// Leaves (a power of two).
+    l: usize,
+    /// Free slots (LIFO).
+    free: Vec<u32>,
+    /// Entries held.
+    n: usize,
+}
+
+impl Tree {
+    fn new(l: usize) -> Self {
+        let l = l.max(1).next_power_of_two();
+        let mut t = Tree {
+            key: Vec::new(),
+            tag: Vec::new(),
+            l: 0,
+            free: Vec::new(),
+            n: 0,
+        };
+        t.grow(l);
+        t
+    }
+    /// Rebuilds the tree with `l` leaves, the entries in their slots.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, l: usize) {
+        let old = self.l;
+        let mut key = vec![NO_KEY; 2 * l];
+        let mut tag = vec![0u64; 2 * l];
+        for s in 0..l {
+            tag[l + s] = s as u64;
+        }
+        key[l..l + old].copy_from_slice(&self.key[old..2 * old]);
+        tag[l..l + old].copy_from_slice(&self.tag[old..2 * old]);
+        for i in (1..l).rev() {
+            let (a, b) = (2 * i, 2 * i + 1);
+            let c = if key[b] < key[a] { b } else { a };
+            key[i] = key[c];
+            tag[i] = tag[c];
+        }
+        // Slots `old..l` are free; the lowest is handed out first.
+        self.free.extend((old as u32..l as u32).rev());
+        self.key = key;
+        self.tag = tag;
+        self.l = l;
+    }
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.n
+    }
+    /// The root: the smallest key (`NO_KEY` when empty); the queue keeps a copy
+    /// (`EventQueue::link_top`), so only the tests read it here.
+    #[cfg(test)]
+    fn top_key(&self) -> u128 {
+        // SAFETY: `key` has `2l >= 2` nodes.
+        unsafe { *self.key.get_unchecked(1) }
+    }
+    #[inline(always)]
+    fn top_tag(&self) -> u64 {
+        // SAFETY: as `top_key`.
+        unsafe { *self.tag.get_unchecked(1) }
+    }
+    /// Sets slot `slot`'s key and tag and recomputes its path to the root.
+    #[inline(always)]
+    fn set(&mut self, slot: usize, k: u128, t: u64) -> (u128, u64) {
+        debug_assert!(slot < self.l);
+        let kp = self.key.as_mut_ptr();
+        let tp = self.tag.as_mut_ptr();
+        let mut pos = self.l + slot;
+        let (mut ck, mut ct) = (k, t);
+        // SAFETY: `pos < 2l` and `pos ^ 1 < 2l`; the loop stops at the root (1).
+        unsafe {
+            *kp.add(pos) = ck;
+            *tp.add(pos) = ct;
+            while pos > 1 {
+                let sk = *kp.add(pos ^ 1);
+                let st = *tp.add(pos ^ 1);
+                (ck, ct) = min_select(ck, ct, sk, st);
+                pos >>= 1;
+                *kp.add(pos) = ck;
+                *tp.add(pos) = ct;
+            }
+        }
+        (ck, ct)
+    }
+    /// Adds an entry (`link`'s pipe head at `k`) in a free slot.
+    #[inline(always)]
+    fn push(&mut self, k: u128, link: u32) -> (u128, u64) {
+        let slot = match self.free.pop() {
+            Some(s) => s,
+            None => {
+                self.grow(2 * self.l);
+                self.free.pop().unwrap()
+            }
+        };
+        self.n += 1;
+        self.set(slot as usize, k, slot as u64 | (link as u64) << 32)
+    }
+    /// Replaces the entry at the root (the tree is not empty).
+    #[inline(always)]
+    fn replace_top(&mut self, k: u128, link: u32) -> (u128, u64) {
+        let slot = self.top_tag() as u32;
+        self.set(slot as usize, k, slot as u64 | (link as u64) << 32)
+    }
+    /// Removes the entry at the root (the tree is not empty).
+    #[inline(always)]
+    fn remove_top(&mut self) -> (u128, u64) {
+        let slot = self.top_tag() as u32;
+        self.n -= 1;
+        self.free.push(slot);
+        self.set(slot as usize, NO_KEY, slot as u64)
+    }
+    /// The smallest key once the root's entry is gone (without changing the tree): the
+    /// smallest of the siblings along its slot's path.
+    fn next_key(&self) -> u128 {
+        let mut pos = self.l + self.top_tag() as u32 as usize;
+        let mut k = NO_KEY;
+        while pos > 1 {
+            k = k.min(self.key[pos ^ 1]);
+            pos >>= 1;
+        }
+        k
+    }
+}
+
+/// `(sk, st)` if `sk < ck`, else `(ck, ct)`, without a branch. LLVM turns the plain `if`
+/// (and `std::hint::select_unpredictable`) into a branch in `Tree::set`'s loop, which
+/// would mispredict about half the time; on x86-64 the compare and the three moves are
+/// written out (`cmp`, `sbb`, `cmovb`: three dependent instructions per level).
+#[inline(always)]
+fn min_select(ck: u128, ct: u64, sk: u128, st: u64) -> (u128, u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let (mut cl, mut ch, mut ct) = (ck as u64, (ck >> 64) as u64, ct);
+        // SAFETY: register-only arithmetic and conditional moves; the flags are clobbered
+        // (the default for `asm!`).
+        unsafe {
+            std::arch::asm!(
+                "cmp {sl}, {cl}",
+                "mov {t}, {sh}",
+                "sbb {t}, {ch}",
+                "cmovb {cl}, {sl}",
+                "cmovb {ch}, {sh}",
+                "cmovb {ct}, {st}",
+                sl = in(reg) sk as u64,
+                sh = in(reg) (sk >> 64) as u64,
+                st = in(reg) st,
+                cl = inout(reg) cl,
+                ch = inout(reg) ch,
+                ct = inout(reg) ct,
+                t = out(reg) _,
+                options(pure, nomem, nostack),
+            );
+        }
+        (((ch as u128) << 64) | cl as u128, ct)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        if sk < ck {
+            (sk, st)
+        } else {
+            (ck, ct)
+        }
+    }
+}
+
 impl Event {
     /// Which heap the event goes to: pipe heads (`Deliver`), link-free instants
     /// (`LinkFree`), or timers (deadlines armed by components, mostly far ahead and rarely
@@ -265,9 +474,22 @@ enum Class {
     Timers,
 }
 
+/// The most links for which the pipe heads go to the tournament tree (`EventQueue::for_links`).
+pub const TREE_MAX_LINKS: usize = 1024;
+
 /// Two heaps on one (time, seq) key space: link events and timers (module documentation).
 pub struct EventQueue {
-    links: Heap,
+    /// Pipe heads (`Deliver`): a tournament tree (session 17, `s17-tt`).
+    links: Tree,
+    /// Whether the pipe heads go to `links` (the tree) or to `big` (a binary heap): chosen
+    /// once, from the number of links (`EventQueue::for_links`).
+    tree: bool,
+    /// Pipe heads when `tree` is false (more than `TREE_MAX_LINKS` links).
+    big: Heap,
+    /// The earliest pipe head's key (`NO_KEY` if none) and link, kept up to date from
+    /// whichever structure holds them, so that a pop reads them without asking which.
+    link_top: u128,
+    link_link: u32,
     /// `LinkFree` events: at most one per link, and about 1.3 pending on the bench
     /// dumbbells, so this heap's sifts are nearly free (module documentation, session 10).
     frees: Heap,
@@ -310,7 +532,11 @@ impl Default for EventQueue {
 impl EventQueue {
     pub fn with_capacity(n: usize) -> Self {
         EventQueue {
-            links: Heap::with_capacity(n),
+            links: Tree::new(16),
+            tree: true,
+            big: Heap::with_capacity(0),
+            link_top: NO_KEY,
+            link_link: 0,
             frees: Heap::with_capacity(n),
             free_top: NO_KEY,
             side_top: NO_KEY,
@@ -321,9 +547,39 @@ impl EventQueue {
         }
     }
 
+    /// An event queue for a network of `links` links: the pipe heads in the tournament tree
+    /// up to `TREE_MAX_LINKS` links, in a binary heap above (module documentation).
+    pub fn for_links(links: usize) -> Self {
+        let mut q = EventQueue::with_capacity(1024);
+        q.tree = links <= TREE_MAX_LINKS;
+        q
+    }
+
+    /// The pipe heads' earliest key (`NO_KEY` if none).
+    #[inline(always)]
+    fn link_top(&self) -> u128 {
+        self.link_top
+    }
+    /// Records the tree's root.
+    #[inline(always)]
+    fn set_link_top(&mut self, k: u128, t: u64) {
+        self.link_top = k;
+        self.link_link = (t >> 32) as u32;
+    }
+    /// Records the binary heap's top (its sentinel when empty: `NO_KEY`).
+    #[inline(always)]
+    fn sync_big_top(&mut self) {
+        let e = self.big.top();
+        self.link_top = e.key;
+        self.link_link = match e.ev {
+            Event::Deliver { link } => link,
+            _ => 0,
+        };
+    }
+
     #[inline]
     pub fn len(&self) -> usize {
-        self.links.len() + self.frees.len() + self.timers.len()
+        self.links.len() + self.big.len() + self.frees.len() + self.timers.len()
             - (self.taken != Taken::None) as usize
     }
     /// Events ever scheduled.
@@ -342,12 +598,29 @@ impl EventQueue {
         let e = Entry { key, ev };
         match ev.class() {
             Class::Links => {
-                if self.taken == Taken::Links {
+                let Event::Deliver { link } = ev else {
+                    unreachable!()
+                };
+                let replace = self.taken == Taken::Links;
+                if replace {
                     self.taken = Taken::None;
-                    // Overwrite the handed-out top and sift it down.
-                    self.links.replace_top(e);
+                }
+                if self.tree {
+                    // Overwrite the handed-out top's slot and recompute its path, or fill a
+                    // free slot.
+                    let (k, t) = if replace {
+                        self.links.replace_top(key, link)
+                    } else {
+                        self.links.push(key, link)
+                    };
+                    self.set_link_top(k, t);
                 } else {
-                    self.links.push(e);
+                    if replace {
+                        self.big.replace_top(e);
+                    } else {
+                        self.big.push(e);
+                    }
+                    self.sync_big_top();
                 }
             }
             Class::Frees => {
@@ -389,7 +662,13 @@ impl EventQueue {
         match self.taken {
             Taken::None => {}
             Taken::Links => {
-                self.links.remove_top();
+                if self.tree {
+                    let (k, t) = self.links.remove_top();
+                    self.set_link_top(k, t);
+                } else {
+                    self.big.remove_top();
+                    self.sync_big_top();
+                }
             }
             Taken::Frees => {
                 self.frees.remove_top();
@@ -409,10 +688,11 @@ impl EventQueue {
     #[inline]
     pub fn peek_time(&self) -> Option<Time> {
         let (l, f, t) = match self.taken {
-            Taken::None => (top_key(&self.links), self.free_top, self.timer_top),
-            Taken::Links => (next_key(&self.links), self.free_top, self.timer_top),
-            Taken::Frees => (top_key(&self.links), next_key(&self.frees), self.timer_top),
-            Taken::Timers => (top_key(&self.links), self.free_top, next_key(&self.timers)),
+            Taken::None => (self.link_top(), self.free_top, self.timer_top),
+            Taken::Links if self.tree => (self.links.next_key(), self.free_top, self.timer_top),
+            Taken::Links => (next_key(&self.big), self.free_top, self.timer_top),
+            Taken::Frees => (self.link_top(), next_key(&self.frees), self.timer_top),
+            Taken::Timers => (self.link_top(), self.free_top, next_key(&self.timers)),
         };
         let key = l.min(f).min(t);
         (key != NO_KEY).then_some(Time((key >> 64) as u64))
@@ -453,9 +733,12 @@ impl EventQueue {
     /// (session 17: no `Option` per pop).
     #[inline(always)]
     fn first(&self) -> Option<(Entry, Taken)> {
-        let l = self.links.top();
-        if l.key < self.side_top {
-            Some((*l, Taken::Links))
+        let l = self.link_top;
+        if l < self.side_top {
+            let ev = Event::Deliver {
+                link: self.link_link,
+            };
+            Some((Entry { key: l, ev }, Taken::Links))
         } else if self.free_top < self.timer_top {
             Some((*self.frees.top(), Taken::Frees))
         } else if self.timer_top != NO_KEY {
@@ -526,6 +809,7 @@ mod tests {
         /// at random so the three heaps' sizes vary; the pops follow a sorted model exactly.
         #[test]
         fn rearming_matches_a_sorted_model(
+            big in any::<bool>(),
             init in proptest::collection::vec((0u8..6, 0u64..20), 1..30),
             steps in proptest::collection::vec((0u8..6, 0u64..20, 0u8..6, 0u64..20), 0..300),
         ) {
@@ -535,7 +819,7 @@ mod tests {
                 4 => Event::Agent { agent: id },
                 _ => Event::Sample,
             };
-            let mut q = EventQueue::default();
+            let mut q = EventQueue::for_links(if big { usize::MAX } else { 1 });
             let mut model: Vec<(u64, u64, Event)> = Vec::new();
             let mut seq = 0u64;
             let mut push = |q: &mut EventQueue, model: &mut Vec<(u64, u64, Event)>, t: u64, e: Event| {
@@ -562,11 +846,85 @@ mod tests {
     }
 
     proptest! {
+        /// The pipe heads' tournament tree against the binary heap it replaced (session 17):
+        /// random pushes (a link with no entry), replace-tops (the top's link re-armed, or
+        /// another link with no entry, as a hop whose pipe emptied and whose packet started
+        /// another link) and remove-tops, keys from one (time, seq) counter, at most one
+        /// entry per link; after every step both hold the same top (key and link) and size.
+        #[test]
+        fn tree_matches_the_heap(
+            links in 1u32..300,
+            ops in proptest::collection::vec((0u8..4, 0u64..30, 0u32..1000), 0..600),
+        ) {
+            let mut tree = Tree::new(16);
+            let mut heap = Heap::with_capacity(0);
+            let mut pending = vec![false; links as usize];
+            let (mut now, mut seq) = (0u64, 0u64);
+            let mut key = |dt: u64, now: u64| {
+                seq += 1;
+                (((now + dt) as u128) << 64) | seq as u128
+            };
+            let link_of = |e: &Entry| match e.ev {
+                Event::Deliver { link } => link,
+                _ => unreachable!(),
+            };
+            for &(op, dt, r) in &ops {
+                let l = r % links;
+                match op {
+                    0 | 1 if heap.len() > 0 => {
+                        // Replace the top: re-arm its link (op 0) or arm an idle one (op 1).
+                        let top = link_of(heap.top());
+                        now = (heap.top().key >> 64) as u64;
+                        let to = if op == 0 || pending[l as usize] { top } else { l };
+                        pending[top as usize] = false;
+                        pending[to as usize] = true;
+                        let k = key(dt, now);
+                        heap.replace_top(Entry { key: k, ev: Event::Deliver { link: to } });
+                        tree.replace_top(k, to);
+                    }
+                    2 if heap.len() > 0 => {
+                        pending[link_of(heap.top()) as usize] = false;
+                        now = (heap.top().key >> 64) as u64;
+                        heap.remove_top();
+                        tree.remove_top();
+                    }
+                    _ => {
+                        if !pending[l as usize] {
+                            pending[l as usize] = true;
+                            let k = key(dt, now);
+                            heap.push(Entry { key: k, ev: Event::Deliver { link: l } });
+                            tree.push(k, l);
+                        }
+                    }
+                }
+                prop_assert_eq!(tree.len(), heap.len());
+                prop_assert_eq!(tree.top_key(), heap.top().key);
+                if heap.len() > 0 {
+                    prop_assert_eq!((tree.top_tag() >> 32) as u32, link_of(heap.top()));
+                    prop_assert_eq!(tree.next_key(), next_key(&heap));
+                }
+            }
+            // Drain: the same order to the end.
+            while heap.len() > 0 {
+                prop_assert_eq!(tree.top_key(), heap.top().key);
+                prop_assert_eq!((tree.top_tag() >> 32) as u32, link_of(heap.top()));
+                heap.remove_top();
+                tree.remove_top();
+            }
+            prop_assert_eq!(tree.top_key(), NO_KEY);
+            prop_assert_eq!(tree.len(), 0);
+        }
+    }
+
+    proptest! {
         /// Interleaved pushes and pops (pushes at or after the last popped time, as a
         /// simulation makes them, and sometimes before it) pop exactly as a sorted model.
         #[test]
-        fn matches_a_sorted_model(ops in proptest::collection::vec((0u8..3, 0u64..40), 0..400)) {
-            let mut q = EventQueue::default();
+        fn matches_a_sorted_model(
+            big in any::<bool>(),
+            ops in proptest::collection::vec((0u8..3, 0u64..40), 0..400),
+        ) {
+            let mut q = EventQueue::for_links(if big { usize::MAX } else { 1 });
             let mut model: Vec<(u64, u64, u32)> = Vec::new(); // (time, seq, id)
             let (mut now, mut seq) = (0u64, 0u64);
             for (i, &(op, dt)) in ops.iter().enumerate() {

@@ -332,7 +332,7 @@ impl Simulator {
             now: Time::ZERO,
             end,
             warmup,
-            events: EventQueue::with_capacity(1024),
+            events: EventQueue::for_links(links.len()),
             arena: Arena::with_capacity(4096),
             links_at_warmup: vec![QueueCounters::default(); links.len()],
             links,
