@@ -371,6 +371,17 @@ impl Simulator {
             let stop = f.stop.map(|s| Time::ZERO + s).unwrap_or(Time::NEVER);
             let src_agent = sim.agents.len() as u32;
             let dst_agent = src_agent + 1;
+            // A TFRC flow's path in ns-2's doubles, for its `ns2_compat` sender and receiver
+            // (options 26 and 27): walked once per flow, at set-up.
+            let tfrc_ns2_path = match &f.kind {
+                FlowKind::Tfrc(t) if t.ns2_compat => ns2_path::ns2_path_delays(
+                    &sim.routes,
+                    &sim.links,
+                    (src, dst),
+                    (t.size + t.header, t.feedback_size),
+                ),
+                _ => None,
+            };
             let (kind, label) = match &f.kind {
                 FlowKind::Cbr { rate, size } => (
                     AgentKind::Udp(UdpSource::cbr(*rate, *size, start, stop, rng)),
@@ -404,15 +415,8 @@ impl Simulator {
                     }
                     let (mut snd, _) =
                         tfrc_pair(t, start).map_err(|e| format!("flow `{}`: {e}", f.name))?;
-                    if t.ns2_compat {
-                        if let Some(p) = ns2_path::ns2_path_delays(
-                            &sim.routes,
-                            &sim.links,
-                            (src, dst),
-                            (t.size + t.header, t.feedback_size),
-                        ) {
-                            snd.set_ns2_path(p);
-                        }
+                    if let Some(p) = tfrc_ns2_path {
+                        snd.set_ns2_path(p);
                     }
                     let label = if t.small_packet { "tfrc-sp" } else { "tfrc" };
                     (
@@ -438,15 +442,8 @@ impl Simulator {
                 FlowKind::Tfrc(t) => {
                     let (_, mut rcv) =
                         tfrc_pair(t, start).map_err(|e| format!("flow `{}`: {e}", f.name))?;
-                    if t.ns2_compat {
-                        if let Some(p) = ns2_path::ns2_path_delays(
-                            &sim.routes,
-                            &sim.links,
-                            (src, dst),
-                            (t.size + t.header, t.feedback_size),
-                        ) {
-                            rcv.set_ns2_path(p);
-                        }
+                    if let Some(p) = tfrc_ns2_path {
+                        rcv.set_ns2_path(p);
                     }
                     AgentKind::TfrcReceiver {
                         tfrc: Box::new(rcv),
